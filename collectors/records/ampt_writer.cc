@@ -1,0 +1,203 @@
+#include "collectors/records/ampt_writer.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "collectors/records/ampt_codec.h"
+
+namespace ampprof::records {
+namespace {
+
+constexpr size_t kRecordChunkPrefix = ampt::kChunkHeaderBytes + ampt::kRecordsPayloadHeaderBytes;
+// Strings longer than this are cut: a chunk must stay under kMaxChunkPayloadBytes, and no kernel or
+// range name a person reads is anywhere near it.
+constexpr size_t kMaxStringBytes = 1u << 20;
+
+uint32_t Crc32(const uint8_t* data, size_t size) {
+  uLong crc = crc32(0L, Z_NULL, 0);
+  while (size > 0) {
+    const auto step = static_cast<uInt>(std::min<size_t>(size, 1u << 30));
+    crc = crc32(crc, data, step);
+    data += step;
+    size -= step;
+  }
+  return static_cast<uint32_t>(crc);
+}
+
+void AppendU32(std::vector<uint8_t>& out, uint32_t value) {
+  const size_t at = out.size();
+  out.resize(at + 4);
+  ampt::PutU32(out.data() + at, value);
+}
+
+void AppendString(std::vector<uint8_t>& out, std::string_view text) {
+  text = text.substr(0, kMaxStringBytes);
+  AppendU32(out, static_cast<uint32_t>(text.size()));
+  out.insert(out.end(), text.begin(), text.end());
+}
+
+}  // namespace
+
+base::StatusOr<std::unique_ptr<AmptWriter>> AmptWriter::Create(const std::string& path,
+                                                               const Options& options) {
+  const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (options.overwrite ? O_TRUNC : O_EXCL);
+  const int fd = ::open(path.c_str(), flags, 0644);
+  if (fd < 0) {
+    if (errno == EEXIST) {
+      return base::InvalidArgumentError("{}: file exists (refusing to overwrite it)", path);
+    }
+    return base::IoError("{}: cannot create: {}", path, std::strerror(errno));
+  }
+  std::unique_ptr<AmptWriter> writer(new AmptWriter(fd, path, options));
+  uint8_t header[ampt::kFileHeaderBytes] = {};
+  std::memcpy(header, ampt::kMagic.data(), ampt::kMagic.size());
+  ampt::PutU16(header + 8, ampt::kMajorVersion);
+  ampt::PutU16(header + 10, ampt::kMinorVersion);
+  writer->WriteBytes(header, sizeof(header));
+  if (!writer->status_.ok()) return writer->status_;
+  return writer;
+}
+
+AmptWriter::AmptWriter(int fd, std::string path, const Options& options)
+    : fd_(fd), path_(std::move(path)), options_(options) {}
+
+AmptWriter::~AmptWriter() { static_cast<void>(Close()); }
+
+void AmptWriter::SetMetadata(std::string_view key, std::string_view value) {
+  pending_metadata_.emplace_back(std::string(key), std::string(value));
+}
+
+template <typename Record>
+void AmptWriter::Append(const Record& record) {
+  if (!status_.ok() || closed_) {
+    stats_.Increment(base::Stat::kCollectorWriteErrors);
+    return;
+  }
+  constexpr auto kKind = RecordTraits<Record>::kKind;
+  PendingChunk& chunk = pending_[static_cast<size_t>(kKind)];
+  if (chunk.bytes.empty()) {
+    chunk.record_size = static_cast<uint32_t>(ampt::EncodedRecordBytes<Record>());
+    chunk.bytes.reserve(options_.chunk_bytes + kRecordChunkPrefix + chunk.record_size);
+    chunk.bytes.resize(kRecordChunkPrefix);
+  }
+  const size_t at = chunk.bytes.size();
+  chunk.bytes.resize(at + chunk.record_size);
+  ampt::EncodeRecord(record, chunk.bytes.data() + at);
+  ++chunk.record_count;
+  if (chunk.bytes.size() - kRecordChunkPrefix >= options_.chunk_bytes) FlushRecords(kKind);
+}
+
+void AmptWriter::FlushRecords(RecordKind kind) {
+  PendingChunk& chunk = pending_[static_cast<size_t>(kind)];
+  if (chunk.record_count == 0) return;
+  FlushStrings();  // the records may name strings interned since the last string table
+  uint8_t* payload_header = chunk.bytes.data() + ampt::kChunkHeaderBytes;
+  ampt::PutU16(payload_header, static_cast<uint16_t>(kind));
+  ampt::PutU16(payload_header + 2, 0);
+  ampt::PutU32(payload_header + 4, chunk.record_size);
+  ampt::PutU32(payload_header + 8, chunk.record_count);
+  const uint32_t records = chunk.record_count;
+  if (status_.ok()) {
+    WriteChunk(ampt::ChunkKind::kRecords, chunk.bytes);
+    if (!status_.ok()) DropPending(records);
+  } else {
+    DropPending(records);
+  }
+  chunk.bytes.clear();
+  chunk.record_count = 0;
+}
+
+void AmptWriter::FlushStrings() {
+  if (strings_written_ == strings_.size() || !status_.ok()) return;
+  std::vector<uint8_t> chunk(ampt::kChunkHeaderBytes);
+  AppendU32(chunk, strings_written_);
+  AppendU32(chunk, static_cast<uint32_t>(strings_.size() - strings_written_));
+  for (uint32_t id = strings_written_; id < strings_.size(); ++id) {
+    AppendString(chunk, strings_.Get(base::StringId{id}));
+  }
+  WriteChunk(ampt::ChunkKind::kStringTable, chunk);
+  if (status_.ok()) strings_written_ = static_cast<uint32_t>(strings_.size());
+}
+
+void AmptWriter::FlushMetadata() {
+  if (pending_metadata_.empty() || !status_.ok()) return;
+  std::vector<uint8_t> chunk(ampt::kChunkHeaderBytes);
+  AppendU32(chunk, static_cast<uint32_t>(pending_metadata_.size()));
+  for (const auto& [key, value] : pending_metadata_) {
+    AppendString(chunk, key);
+    AppendString(chunk, value);
+  }
+  WriteChunk(ampt::ChunkKind::kMetadata, chunk);
+  pending_metadata_.clear();
+}
+
+void AmptWriter::FlushStats() {
+  if (!status_.ok() || (stats_snapshot_written_ && stats_ == stats_written_)) return;
+  if (!stats_snapshot_written_ && stats_.NonZero().empty()) return;
+  const std::vector<base::StatEntry> entries = stats_.NonZero();
+  std::vector<uint8_t> chunk(ampt::kChunkHeaderBytes);
+  AppendU32(chunk, static_cast<uint32_t>(entries.size()));
+  for (const base::StatEntry& entry : entries) {
+    AppendString(chunk, entry.info->name);
+    const size_t at = chunk.size();
+    chunk.resize(at + 8);
+    ampt::PutI64(chunk.data() + at, entry.value);
+  }
+  WriteChunk(ampt::ChunkKind::kStats, chunk);
+  stats_written_ = stats_;
+  stats_snapshot_written_ = true;
+}
+
+void AmptWriter::WriteChunk(ampt::ChunkKind kind, std::vector<uint8_t>& chunk) {
+  const size_t payload_bytes = chunk.size() - ampt::kChunkHeaderBytes;
+  uint8_t* header = chunk.data();
+  ampt::PutU32(header, static_cast<uint32_t>(kind));
+  ampt::PutU32(header + 4, static_cast<uint32_t>(payload_bytes));
+  ampt::PutU32(header + 8, Crc32(chunk.data() + ampt::kChunkHeaderBytes, payload_bytes));
+  ampt::PutU32(header + 12, Crc32(header, 12));
+  WriteBytes(chunk.data(), chunk.size());
+}
+
+void AmptWriter::WriteBytes(const uint8_t* data, size_t size) {
+  while (size > 0 && status_.ok()) {
+    const ssize_t written = ::write(fd_, data, size);
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      status_ = base::IoError("{}: write failed: {}", path_, std::strerror(errno));
+      return;
+    }
+    data += written;
+    size -= static_cast<size_t>(written);
+    bytes_written_ += static_cast<uint64_t>(written);
+  }
+}
+
+void AmptWriter::DropPending(uint64_t records) {
+  stats_.Increment(base::Stat::kCollectorWriteErrors, static_cast<int64_t>(records));
+}
+
+base::Status AmptWriter::Flush() {
+  if (closed_) return status_;
+  FlushMetadata();
+  for (uint8_t kind = 1; kind <= kRecordKindMax; ++kind) FlushRecords(static_cast<RecordKind>(kind));
+  FlushStrings();  // strings interned by records that were never added still belong in the file
+  FlushStats();
+  return status_;
+}
+
+base::Status AmptWriter::Close() {
+  if (closed_) return status_;
+  static_cast<void>(Flush());
+  closed_ = true;
+  if (::close(fd_) != 0 && status_.ok()) {
+    status_ = base::IoError("{}: close failed: {}", path_, std::strerror(errno));
+  }
+  fd_ = -1;
+  return status_;
+}
+
+}  // namespace ampprof::records

@@ -1,0 +1,376 @@
+#include "collectors/synthetic/synthetic_trace.h"
+
+#include <array>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace ampprof::synthetic {
+namespace {
+
+using base::DurationNs;
+using base::TimeNs;
+using records::KernelRecord;
+
+constexpr uint32_t kPid = 4242;
+constexpr uint32_t kMainTid = 4242;
+constexpr uint32_t kDeviceId = 0;
+constexpr uint32_t kContextId = 1;
+constexpr uint32_t kComputeStream = 7;
+constexpr uint32_t kCommStream = 13;
+// CUPTI hands over kernel records in buffers; the generator holds this many per stream before emitting.
+constexpr size_t kKernelBatch = 192;
+constexpr TimeNs kTraceStart = 1'700'000'000'000'000'000;  // an epoch-like origin, as CUPTI's clock gives
+
+// SplitMix64: tiny, fast and identical everywhere, unlike the std:: distributions.
+class Random {
+ public:
+  explicit Random(uint64_t seed) : state_(seed) {}
+  uint64_t Next() {
+    uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  // Uniform in [low, high].
+  int64_t Between(int64_t low, int64_t high) {
+    return low + static_cast<int64_t>(Next() % static_cast<uint64_t>(high - low + 1));
+  }
+
+ private:
+  uint64_t state_;
+};
+
+struct KernelKind {
+  const char* name;
+  DurationNs min_ns;
+  DurationNs max_ns;
+  uint32_t grid_x;
+  uint32_t block_x;
+  uint32_t registers;
+};
+
+// Real kernel names from public H100 traces and the PyTorch sources (see ../shared/design/CUPTI-NOTES.md
+// §6); durations are what such kernels take at the small sizes of a launch-bound model.
+constexpr KernelKind kWeightCast = {
+    "void at::native::vectorized_elementwise_kernel<4, at::native::float16_copy_kernel_cuda("
+    "at::TensorIteratorBase&)::{lambda(float)#1}, std::array<char*, 2ul> >(int, "
+    "at::native::float16_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(float)#1}, "
+    "std::array<char*, 2ul>)",
+    1'800, 3'200, 512, 128, 16};
+constexpr KernelKind kGemm = {"nvjet_hsh_192x192_64x3_2x1_v_bz_coopB_NTN", 7'000, 26'000, 132, 384, 168};
+constexpr KernelKind kGemmBackward = {
+    "sm90_xmma_gemm_f16f16_f16f32_f32_nt_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_off_"
+    "kernel__5x_cublas",
+    8'000, 30'000, 132, 128, 168};
+constexpr KernelKind kRelu = {
+    "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::"
+    "launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, "
+    "at::native::detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda()#14}::operator()() "
+    "const::{lambda(c10::Half)#1}, std::array<char*, 2ul> >(int, at::native::(anonymous namespace)::"
+    "launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, "
+    "at::native::detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda()#14}::operator()() "
+    "const::{lambda(c10::Half)#1}, std::array<char*, 2ul>)",
+    1'500, 2'600, 256, 128, 18};
+constexpr KernelKind kReluBackward = {
+    "void at::native::vectorized_elementwise_kernel<4, at::native::BinaryFunctor<c10::Half, c10::Half, "
+    "c10::Half, at::native::(anonymous namespace)::threshold_kernel_impl<c10::Half>("
+    "at::TensorIteratorBase&, c10::Half, c10::Half)::{lambda(c10::Half, c10::Half)#1}>, "
+    "std::array<char*, 3ul> >(int, at::native::BinaryFunctor<c10::Half, c10::Half, c10::Half, "
+    "at::native::(anonymous namespace)::threshold_kernel_impl<c10::Half>(at::TensorIteratorBase&, "
+    "c10::Half, c10::Half)::{lambda(c10::Half, c10::Half)#1}>, std::array<char*, 3ul>)",
+    1'600, 2'800, 256, 128, 20};
+constexpr KernelKind kBiasGradReduce = {
+    "void at::native::reduce_kernel<128, 4, at::native::ReduceOp<float, at::native::func_wrapper_t<"
+    "float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::"
+    "{lambda(float, float)#1}>, unsigned int, float, 4> >(at::native::ReduceOp<float, "
+    "at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()("
+    "at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4>)",
+    2'500, 5'000, 64, 128, 32};
+constexpr KernelKind kLoss = {
+    "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MeanOps<float, "
+    "float, float, float>, unsigned int, float, 4> >(at::native::ReduceOp<float, "
+    "at::native::MeanOps<float, float, float, float>, unsigned int, float, 4>)",
+    3'000, 5'500, 1, 512, 32};
+constexpr KernelKind kScaleLoss = {
+    "void at::native::vectorized_elementwise_kernel<4, at::native::BinaryFunctor<float, float, float, "
+    "at::native::binary_internal::MulFunctor<float> >, std::array<char*, 3ul> >(int, "
+    "at::native::BinaryFunctor<float, float, float, at::native::binary_internal::MulFunctor<float> >, "
+    "std::array<char*, 3ul>)",
+    1'300, 2'000, 1, 64, 16};
+constexpr KernelKind kFillFoundInf = {
+    "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+    "std::array<char*, 1ul> >(int, at::native::FillFunctor<float>, std::array<char*, 1ul>)",
+    1'200, 1'800, 1, 64, 10};
+constexpr KernelKind kUnscale = {
+    "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous "
+    "namespace)::TensorListMetadata<1>, at::native::(anonymous namespace)::UnaryOpFunctor<float, 1, 1, "
+    "0>, at::native::_amp_foreach_non_finite_check_and_unscale_cuda_(c10::ArrayRef<at::Tensor>, "
+    "at::Tensor&, at::Tensor const&)::{lambda()#1}::operator()() const::{lambda()#2}::operator()() "
+    "const::{lambda(float)#1}>(int, at::native::(anonymous namespace)::TensorListMetadata<1>, "
+    "at::native::(anonymous namespace)::UnaryOpFunctor<float, 1, 1, 0>, "
+    "at::native::_amp_foreach_non_finite_check_and_unscale_cuda_(c10::ArrayRef<at::Tensor>, "
+    "at::Tensor&, at::Tensor const&)::{lambda()#1}::operator()() const::{lambda()#2}::operator()() "
+    "const::{lambda(float)#1})",
+    4'000, 8'000, 96, 512, 40};
+constexpr KernelKind kOptimizer = {
+    "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous "
+    "namespace)::TensorListMetadata<2>, at::native::(anonymous namespace)::BinaryOpListAlphaFunctor<"
+    "float, 2, 2, 0>, std::plus<float>, float>(at::native::(anonymous namespace)::TensorListMetadata<2>"
+    ", at::native::(anonymous namespace)::BinaryOpListAlphaFunctor<float, 2, 2, 0>, std::plus<float>, "
+    "float)",
+    9'000, 16'000, 96, 512, 38};
+constexpr KernelKind kUpdateScale = {
+    "at::native::amp_update_scale_cuda_kernel(float*, int*, float const*, double, double, int)", 1'400,
+    2'000, 1, 1, 16};
+constexpr KernelKind kAllReduce = {"ncclDevKernel_AllReduce_Sum_f16_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+                                   30'000, 60'000, 24, 512, 96};
+
+class Generator {
+ public:
+  Generator(const SyntheticTraceOptions& options, records::RecordSink& sink)
+      : options_(options), sink_(sink), random_(options.seed) {
+    cuda_launch_kernel_ = sink.strings().Intern("cudaLaunchKernel");
+    cuda_memcpy_async_ = sink.strings().Intern("cudaMemcpyAsync");
+    cuda_stream_synchronize_ = sink.strings().Intern("cudaStreamSynchronize");
+    cu_launch_kernel_ex_ = sink.strings().Intern("cuLaunchKernelEx");
+    ampprof_domain_ = sink.strings().Intern("ampprof");
+  }
+
+  base::Status Run() {
+    EmitDescription();
+    for (uint64_t step = 0; kernels_emitted_ + Pending() < options_.kernels; ++step) Step(step);
+    FlushKernels(kComputeStream, 0);
+    FlushKernels(kCommStream, 0);
+    return base::OkStatus();
+  }
+
+ private:
+  void EmitDescription() {
+    sink_.SetMetadata("source", "ampprof-synth");
+    sink_.SetMetadata("workload", fmt::format("synthetic AMP training loop: {} linear layers, "
+                                              "autocast FP16 + GradScaler, one H100",
+                                              options_.layers));
+    sink_.SetMetadata("generator_seed", fmt::format("{}", options_.seed));
+    records::DeviceRecord device;
+    device.pid = kPid;
+    device.device_id = kDeviceId;
+    device.name = sink_.strings().Intern("NVIDIA H100 80GB HBM3 (synthetic)");
+    device.uuid = sink_.strings().Intern("GPU-00000000-0000-0000-0000-000000000000");
+    device.compute_major = 9;
+    device.compute_minor = 0;
+    device.sm_count = 132;
+    device.global_memory_bytes = 85'520'809'984;
+    device.core_clock_khz = 1'980'000;
+    sink_.Add(device);
+    records::ProcessRecord process;
+    process.pid = kPid;
+    process.command = sink_.strings().Intern("python train_amp.py --layers 8 (synthetic)");
+    process.hostname = sink_.strings().Intern("synthetic-host");
+    sink_.Add(process);
+    records::ThreadRecord thread;
+    thread.pid = kPid;
+    thread.tid = kMainTid;
+    thread.name = sink_.strings().Intern("python");
+    sink_.Add(thread);
+  }
+
+  void Step(uint64_t step) {
+    Mark(records::MarkKind::kRangeStart, step + 1, fmt::format("ProfilerStep#{}", step));
+    for (uint32_t layer = 0; layer < options_.layers; ++layer) {
+      Op("aten::linear", {&kWeightCast, &kGemm});
+      Op("aten::relu", {&kRelu});
+    }
+    Op("aten::mse_loss", {&kLoss});
+    Op("aten::mul", {&kScaleLoss});  // scaler.scale(loss)
+    for (uint32_t layer = options_.layers; layer-- > 0;) {
+      Op("autograd::engine::evaluate_function: ThresholdBackward0", {&kReluBackward});
+      Op("autograd::engine::evaluate_function: AddmmBackward0",
+         {&kGemmBackward, &kGemmBackward, &kBiasGradReduce});
+    }
+    if (step % 4 == 3) {
+      // Gradient all-reduce on the communication stream, launched through the driver as NCCL does.
+      Launch(kAllReduce, kCommStream, cu_launch_kernel_ex_, records::ApiDomain::kDriver);
+    }
+    ScalerStep();
+    Op("aten::_amp_update_scale_", {&kUpdateScale});
+    Mark(records::MarkKind::kRangeEnd, step + 1, "");
+    HostWork(20'000, 60'000);  // data loading and Python between steps
+  }
+
+  // GradScaler.step: unscale the gradients, read found_inf back (a 4-byte copy and a stream
+  // synchronisation that waits for the whole queue), then run the optimizer.
+  void ScalerStep() {
+    const TimeNs begin = host_now_;
+    Op("aten::full", {&kFillFoundInf});
+    Op("aten::_amp_foreach_non_finite_check_and_unscale_", {&kUnscale});
+    const TimeNs item_begin = host_now_;
+    HostWork(3'000, 6'000);
+    // .item(): cudaMemcpyAsync device-to-host into pinned memory, then cudaStreamSynchronize.
+    const uint32_t copy_correlation = ApiCall(cuda_memcpy_async_, 3'000, 5'000);
+    records::MemcpyRecord copy;
+    copy.pid = kPid;
+    copy.device_id = kDeviceId;
+    copy.context_id = kContextId;
+    copy.stream_id = kComputeStream;
+    copy.correlation_id = copy_correlation;
+    copy.kind = records::MemcpyKind::kDeviceToHost;
+    copy.src_kind = records::MemoryKind::kDevice;
+    copy.dst_kind = records::MemoryKind::kPinned;
+    copy.is_async = 1;
+    copy.bytes = 4;
+    copy.start = std::max(stream_free_[0], host_now_ - 1'000);
+    copy.end = copy.start + random_.Between(1'500, 2'500);
+    stream_free_[0] = copy.end;
+    sink_.Add(copy);
+
+    records::SyncRecord sync;
+    sync.pid = kPid;
+    sync.device_id = kDeviceId;
+    sync.context_id = kContextId;
+    sync.stream_id = kComputeStream;
+    sync.kind = records::SyncKind::kStreamSynchronize;
+    sync.start = host_now_;
+    const TimeNs drained = std::max(host_now_ + 2'000, stream_free_[0] + 1'500);
+    sync.correlation_id = ApiCallUntil(cuda_stream_synchronize_, drained);
+    sync.end = host_now_;
+    sink_.Add(sync);
+    CpuOp("aten::item", item_begin, host_now_);
+    Op("Optimizer.step#SGD.step", {&kOptimizer});
+    Range(records::RangeCategory::kNvtx, ampprof_domain_, "GradScaler.step", begin, host_now_);
+  }
+
+  // A framework op: host overhead, its kernel launches, and a cpu_op range around it all.
+  void Op(const char* name, std::initializer_list<const KernelKind*> kernels) {
+    const TimeNs begin = host_now_;
+    HostWork(6'000, 14'000);  // Python, dispatcher and autocast bookkeeping before the first launch
+    for (const KernelKind* kind : kernels) {
+      Launch(*kind, kComputeStream, cuda_launch_kernel_, records::ApiDomain::kRuntime);
+    }
+    HostWork(1'000, 3'000);
+    CpuOp(name, begin, host_now_);
+  }
+
+  void Launch(const KernelKind& kind, uint32_t stream_id, base::StringId api_name,
+              records::ApiDomain domain) {
+    const TimeNs api_start = host_now_;
+    const uint32_t correlation = ApiCall(api_name, 3'500, 6'500, domain);
+    TimeNs& free_at = stream_free_[stream_id == kComputeStream ? 0 : 1];
+    KernelRecord kernel;
+    kernel.pid = kPid;
+    kernel.device_id = kDeviceId;
+    kernel.context_id = kContextId;
+    kernel.stream_id = stream_id;
+    kernel.correlation_id = correlation;
+    kernel.name = NameOf(kind);
+    kernel.start = std::max(free_at + random_.Between(800, 1'500), api_start + random_.Between(2'500, 4'000));
+    kernel.end = kernel.start + random_.Between(kind.min_ns, kind.max_ns);
+    kernel.grid_x = kind.grid_x;
+    kernel.grid_y = 1;
+    kernel.grid_z = 1;
+    kernel.block_x = kind.block_x;
+    kernel.block_y = 1;
+    kernel.block_z = 1;
+    kernel.registers_per_thread = kind.registers;
+    free_at = kernel.end;
+    auto& pending = pending_[stream_id == kComputeStream ? 0 : 1];
+    pending.push_back(kernel);
+    if (pending.size() >= kKernelBatch) FlushKernels(stream_id, 0);
+  }
+
+  // Emits buffered kernels of a stream, keeping the newest `keep` back (CUPTI returns buffers late).
+  void FlushKernels(uint32_t stream_id, size_t keep) {
+    auto& pending = pending_[stream_id == kComputeStream ? 0 : 1];
+    if (pending.size() <= keep) return;
+    const size_t emit = pending.size() - keep;
+    for (size_t i = 0; i < emit; ++i) sink_.Add(pending[i]);
+    pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(emit));
+    kernels_emitted_ += emit;
+  }
+
+  // Interning hashes the whole name; kernel kinds are few, so remember their ids.
+  base::StringId NameOf(const KernelKind& kind) {
+    auto [it, inserted] = kernel_names_.try_emplace(&kind, base::StringId());
+    if (inserted) it->second = sink_.strings().Intern(kind.name);
+    return it->second;
+  }
+
+  uint64_t Pending() const { return pending_[0].size() + pending_[1].size(); }
+
+  uint32_t ApiCall(base::StringId name, DurationNs min_ns, DurationNs max_ns,
+                   records::ApiDomain domain = records::ApiDomain::kRuntime) {
+    return ApiCallUntil(name, host_now_ + random_.Between(min_ns, max_ns), domain);
+  }
+
+  uint32_t ApiCallUntil(base::StringId name, TimeNs end,
+                        records::ApiDomain domain = records::ApiDomain::kRuntime) {
+    records::ApiCallRecord call;
+    call.pid = kPid;
+    call.tid = kMainTid;
+    call.start = host_now_;
+    call.end = end;
+    call.correlation_id = ++correlation_;
+    call.domain = domain;
+    call.name = name;
+    sink_.Add(call);
+    host_now_ = end;
+    return call.correlation_id;
+  }
+
+  void CpuOp(const char* name, TimeNs begin, TimeNs end) {
+    Range(records::RangeCategory::kCpuOp, base::kEmptyStringId, name, begin, end);
+  }
+
+  void Range(records::RangeCategory category, base::StringId domain, std::string_view name,
+             TimeNs begin, TimeNs end) {
+    records::RangeRecord range;
+    range.pid = kPid;
+    range.tid = kMainTid;
+    range.category = category;
+    range.domain = domain;
+    range.name = sink_.strings().Intern(name);
+    range.start = begin;
+    range.end = end;
+    sink_.Add(range);
+  }
+
+  void Mark(records::MarkKind kind, uint64_t range_id, std::string_view name) {
+    records::MarkRecord mark;
+    mark.pid = kPid;
+    mark.tid = kMainTid;
+    mark.kind = kind;
+    mark.range_id = range_id;
+    mark.timestamp = host_now_;
+    mark.name = sink_.strings().Intern(name);
+    sink_.Add(mark);
+  }
+
+  void HostWork(DurationNs min_ns, DurationNs max_ns) { host_now_ += random_.Between(min_ns, max_ns); }
+
+  const SyntheticTraceOptions& options_;
+  records::RecordSink& sink_;
+  Random random_;
+  TimeNs host_now_ = kTraceStart;
+  std::array<TimeNs, 2> stream_free_{kTraceStart, kTraceStart};
+  std::array<std::vector<KernelRecord>, 2> pending_;
+  std::unordered_map<const KernelKind*, base::StringId> kernel_names_;
+  uint64_t kernels_emitted_ = 0;
+  uint32_t correlation_ = 0;
+  base::StringId cuda_launch_kernel_;
+  base::StringId cuda_memcpy_async_;
+  base::StringId cuda_stream_synchronize_;
+  base::StringId cu_launch_kernel_ex_;
+  base::StringId ampprof_domain_;
+};
+
+}  // namespace
+
+base::Status GenerateSyntheticTrace(const SyntheticTraceOptions& options, records::RecordSink& sink) {
+  if (options.layers == 0) return base::InvalidArgumentError("the synthetic model needs at least one layer");
+  Generator generator(options, sink);
+  return generator.Run();
+}
+
+}  // namespace ampprof::synthetic

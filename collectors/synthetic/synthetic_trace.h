@@ -1,0 +1,39 @@
+#ifndef AMPPROF_COLLECTORS_SYNTHETIC_SYNTHETIC_TRACE_H_
+#define AMPPROF_COLLECTORS_SYNTHETIC_SYNTHETIC_TRACE_H_
+
+// A generator of synthetic traces that look like a mixed-precision training loop on one H100: for the
+// demo, for benchmarks at any size, and for tests that need volume. It is a record source like any
+// importer, so it writes to any RecordSink (an AmptWriter to make a file, a ModelBuilder directly).
+//
+// Each step is what a small autocast + GradScaler model does: per layer an FP32->FP16 weight cast, a
+// Tensor-Core GEMM and an activation; backward GEMMs; GradScaler's unscale kernel, its 4-byte
+// device-to-host copy and the stream synchronisation it forces; the optimizer and the scale update; an
+// all-reduce on a second stream. Kernel names are real (taken from public H100 and V100 traces). Host
+// launch costs are a few microseconds, so short kernels leave the GPU idle between launches, as in a
+// launch-bound run. Records are emitted the way CUPTI delivers them: API calls as they happen, kernels in
+// per-stream batches, so the stream is close to, but not exactly, in time order.
+//
+//   SyntheticTraceOptions options;
+//   options.kernels = 1'000'000;
+//   RETURN_IF_ERROR(GenerateSyntheticTrace(options, writer));
+//
+// Deterministic: the same options give the same records on every platform.
+
+#include <cstdint>
+
+#include "collectors/records/record_sink.h"
+#include "src/base/status.h"
+
+namespace ampprof::synthetic {
+
+struct SyntheticTraceOptions {
+  uint64_t kernels = 5'000;  // generation stops at the end of the step that reaches this many
+  uint32_t layers = 8;       // linear layers of the model: 7 kernels each, plus 6 per step
+  uint64_t seed = 1;
+};
+
+base::Status GenerateSyntheticTrace(const SyntheticTraceOptions& options, records::RecordSink& sink);
+
+}  // namespace ampprof::synthetic
+
+#endif  // AMPPROF_COLLECTORS_SYNTHETIC_SYNTHETIC_TRACE_H_

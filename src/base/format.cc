@@ -1,0 +1,37 @@
+#include "src/base/format.h"
+
+#include <fmt/format.h>
+
+namespace ampprof::base {
+
+std::string FormatCount(int64_t count) {
+  const bool negative = count < 0;
+  // Work on the unsigned magnitude so that INT64_MIN does not overflow.
+  uint64_t magnitude = negative ? 0 - static_cast<uint64_t>(count) : static_cast<uint64_t>(count);
+  std::string digits = fmt::format("{}", magnitude);
+  std::string out;
+  out.reserve(digits.size() + digits.size() / 3 + 1);
+  if (negative) out.push_back('-');
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out.push_back(',');
+    out.push_back(digits[i]);
+  }
+  return out;
+}
+
+std::string FormatBytes(uint64_t bytes) {
+  static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  if (bytes < 1024) return fmt::format("{} B", bytes);
+  double value = static_cast<double>(bytes);
+  size_t unit = 0;
+  while (value >= 1024.0 && unit + 1 < std::size(kUnits)) {
+    value /= 1024.0;
+    ++unit;
+  }
+  const int decimals = value >= 100.0 ? 0 : (value >= 10.0 ? 1 : 2);
+  return fmt::format("{:.{}f} {}", value, decimals, kUnits[unit]);
+}
+
+std::string FormatPercent(double fraction) { return fmt::format("{:.1f}%", fraction * 100.0); }
+
+}  // namespace ampprof::base

@@ -1,0 +1,40 @@
+#ifndef AMPPROF_SRC_BASE_TIME_H_
+#define AMPPROF_SRC_BASE_TIME_H_
+
+// Time in ampprof: every timestamp is an int64 count of nanoseconds in the trace's one clock domain
+// (CUPTI's timestamp clock for .ampt traces, the profiler's clock for imports). Conversions from other
+// units happen once, at the importer boundary, with integer arithmetic only.
+//
+//   Interval step{.start = 1'000, .end = 4'500};
+//   FormatDuration(step.duration());   // "3.50 us"
+
+#include <cstdint>
+#include <string>
+
+namespace ampprof::base {
+
+using TimeNs = int64_t;      // a point in the trace's clock domain
+using DurationNs = int64_t;  // a difference of two TimeNs
+
+inline constexpr DurationNs kNsPerUs = 1'000;
+inline constexpr DurationNs kNsPerMs = 1'000'000;
+inline constexpr DurationNs kNsPerS = 1'000'000'000;
+
+// A half-open interval [start, end). end >= start is a precondition of the methods.
+struct Interval {
+  TimeNs start = 0;
+  TimeNs end = 0;
+
+  DurationNs duration() const { return end - start; }
+  bool Contains(TimeNs t) const { return start <= t && t < end; }
+  bool Overlaps(const Interval& other) const { return start < other.end && other.start < end; }
+  friend bool operator==(const Interval&, const Interval&) = default;
+};
+
+// Three significant digits in the largest unit that keeps the value >= 1: "0 ns", "850 ns", "12.3 us",
+// "4.56 ms", "1.23 s", "75.0 s", "1234.5 s". Negative durations keep their sign.
+std::string FormatDuration(DurationNs duration);
+
+}  // namespace ampprof::base
+
+#endif  // AMPPROF_SRC_BASE_TIME_H_

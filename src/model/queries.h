@@ -1,0 +1,42 @@
+#ifndef AMPPROF_SRC_MODEL_QUERIES_H_
+#define AMPPROF_SRC_MODEL_QUERIES_H_
+
+// Questions analyzers ask of a TraceModel, answered once here so that every analyzer means the same
+// thing by "busy" or "the op that launched this kernel".
+//
+//   std::vector<Interval> busy = BusyIntervals(model, device, GpuWork::kKernels);
+//   DurationNs busy_time = TotalDuration(busy);
+//   ApiCallRow launch = LaunchingCall(model, kernel);
+//   RangeRow op = InnermostRangeAt(model, model.api_calls().thread[launch], model.api_calls().start[launch]);
+
+#include <span>
+#include <vector>
+
+#include "src/model/trace_model.h"
+
+namespace ampprof::model {
+
+enum class GpuWork {
+  kKernels,          // kernels only (compute; HTA and the fixtures' "busy" mean this)
+  kKernelsAndCopies  // kernels, memcpys and memsets
+};
+
+// The union of the intervals during which `device` executed work, sorted and disjoint. Kernels that
+// overlap (concurrent streams) count once.
+std::vector<base::Interval> BusyIntervals(const TraceModel& model, DeviceRow device, GpuWork work);
+
+// Sum of the durations of disjoint intervals.
+DurationNs TotalDuration(std::span<const base::Interval> intervals);
+
+// The API call that launched `kernel` (cudaLaunchKernel, cuLaunchKernelEx, cudaGraphLaunch, ...), or
+// an invalid row when it was not recorded.
+inline ApiCallRow LaunchingCall(const TraceModel& model, KernelRow kernel) {
+  return model.kernels().launch[kernel];
+}
+
+// The innermost range open on `thread` at time `t` (start <= t < end), or an invalid row.
+RangeRow InnermostRangeAt(const TraceModel& model, ThreadRow thread, TimeNs t);
+
+}  // namespace ampprof::model
+
+#endif  // AMPPROF_SRC_MODEL_QUERIES_H_
