@@ -1,5 +1,8 @@
 #include "src/base/format.h"
 
+#include <cmath>
+#include <iterator>
+
 #include <fmt/format.h>
 
 namespace ampprof::base {
@@ -28,7 +31,15 @@ std::string FormatBytes(uint64_t bytes) {
     value /= 1024.0;
     ++unit;
   }
-  const int decimals = value >= 100.0 ? 0 : (value >= 10.0 ? 1 : 2);
+  // Decide the decimals on the rounded value, so that 1023.99 KiB reads "1.00 MiB" and 9.999 KiB
+  // reads "10.0 KiB" (three significant digits).
+  if (std::round(value) >= 1024.0 && unit + 1 < std::size(kUnits)) {
+    value /= 1024.0;
+    ++unit;
+  }
+  int decimals = 2;
+  if (std::round(value * 100.0) / 100.0 >= 10.0) decimals = 1;
+  if (std::round(value * 10.0) / 10.0 >= 100.0) decimals = 0;
   return fmt::format("{:.{}f} {}", value, decimals, kUnits[unit]);
 }
 

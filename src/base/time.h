@@ -27,7 +27,10 @@ struct Interval {
 
   DurationNs duration() const { return end - start; }
   bool Contains(TimeNs t) const { return start <= t && t < end; }
-  bool Overlaps(const Interval& other) const { return start < other.end && other.start < end; }
+  // Empty intervals overlap nothing: they hold no point.
+  bool Overlaps(const Interval& other) const {
+    return start < end && other.start < other.end && start < other.end && other.start < end;
+  }
   friend bool operator==(const Interval&, const Interval&) = default;
 };
 

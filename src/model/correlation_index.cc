@@ -13,7 +13,7 @@ bool Preferred(records::ApiDomain candidate, records::ApiDomain current) {
 }  // namespace
 
 uint64_t CorrelationIndex::Build(std::span<const uint32_t> correlation,
-                                 std::span<const records::ApiDomain> domain) {
+                                 std::span<const records::ApiDomain> domain, uint32_t first_row) {
   dense_.clear();
   sparse_.clear();
   uint32_t max_id = 0;
@@ -22,29 +22,30 @@ uint64_t CorrelationIndex::Build(std::span<const uint32_t> correlation,
   // Dense when the array costs at most about twice what the pairs would.
   if (static_cast<uint64_t>(max_id) <= 4 * static_cast<uint64_t>(correlation.size()) + 1024) {
     dense_.assign(static_cast<size_t>(max_id) + 1, ApiCallRow());
-    for (uint32_t row = 0; row < correlation.size(); ++row) {
-      const uint32_t id = correlation[row];
+    for (uint32_t i = 0; i < correlation.size(); ++i) {
+      const uint32_t id = correlation[i];
       if (id == 0) continue;
       ApiCallRow& slot = dense_[id];
       if (!slot.valid()) {
-        slot = ApiCallRow(row);
+        slot = ApiCallRow(first_row + i);
       } else {
         ++duplicates;
-        if (Preferred(domain[row], domain[slot.value])) slot = ApiCallRow(row);
+        if (Preferred(domain[i], domain[slot.value - first_row])) slot = ApiCallRow(first_row + i);
       }
     }
     return duplicates;
   }
   sparse_.reserve(correlation.size());
-  for (uint32_t row = 0; row < correlation.size(); ++row) {
-    if (correlation[row] != 0) sparse_.emplace_back(correlation[row], ApiCallRow(row));
+  for (uint32_t i = 0; i < correlation.size(); ++i) {
+    if (correlation[i] != 0) sparse_.emplace_back(correlation[i], ApiCallRow(first_row + i));
   }
   std::sort(sparse_.begin(), sparse_.end());  // by id, then by row
   size_t out = 0;
   for (size_t i = 0; i < sparse_.size(); ++i) {
     if (out > 0 && sparse_[out - 1].first == sparse_[i].first) {
       ++duplicates;
-      if (Preferred(domain[sparse_[i].second.value], domain[sparse_[out - 1].second.value])) {
+      if (Preferred(domain[sparse_[i].second.value - first_row],
+                    domain[sparse_[out - 1].second.value - first_row])) {
         sparse_[out - 1] = sparse_[i];
       }
       continue;

@@ -1,7 +1,8 @@
 #ifndef AMPPROF_SRC_MODEL_CORRELATION_INDEX_H_
 #define AMPPROF_SRC_MODEL_CORRELATION_INDEX_H_
 
-// CorrelationIndex: correlation id -> the API call that carries it.
+// CorrelationIndex: correlation id -> the API call that carries it, for the calls of one process
+// (correlation ids are per process: two ranks both have an id 1).
 //
 // CUPTI hands out correlation ids from one counter per process, so they are dense: the index is then a
 // plain array (4 bytes per id). Ids from other sources may be sparse; past a density threshold the index
@@ -23,9 +24,10 @@ namespace ampprof::model {
 
 class CorrelationIndex {
  public:
-  // `correlation[i]` and `domain[i]` belong to ApiCallRow(i). Returns how many rows lost to another row
-  // with the same id.
-  uint64_t Build(std::span<const uint32_t> correlation, std::span<const records::ApiDomain> domain);
+  // `correlation[i]` and `domain[i]` belong to ApiCallRow(first_row + i). Returns how many rows lost to
+  // another row with the same id.
+  uint64_t Build(std::span<const uint32_t> correlation, std::span<const records::ApiDomain> domain,
+                 uint32_t first_row = 0);
   ApiCallRow Find(uint32_t correlation_id) const;
 
  private:

@@ -145,6 +145,7 @@ void ModelBuilder::Add(const records::SyncRecord& record) {
   syncs.stream.storage().push_back(
       has_stream ? StreamFor(record.pid, record.device_id, record.stream_id) : StreamRow());
   sync_correlation_.push_back(record.correlation_id);
+  sync_pid_.push_back(record.pid);
   NoteTime(record.start, end);
 }
 
@@ -319,9 +320,12 @@ void ModelBuilder::SortApiCalls() {
   ApiCallTable& calls = model_.api_calls_;
   const auto threads = calls.thread.values();
   const auto starts = calls.start.values();
+  auto pid_of = [&](uint32_t row) { return model_.threads_[threads[row].value].pid; };
+  // By process first, so that each process's calls (and their correlation ids) are contiguous.
   const std::vector<uint32_t> order = internal::SortingPermutation(
       calls.size(), [&](uint32_t a, uint32_t b) {
-        return std::tie(threads[a].value, starts[a]) < std::tie(threads[b].value, starts[b]);
+        return std::make_tuple(pid_of(a), threads[a].value, starts[a]) <
+               std::make_tuple(pid_of(b), threads[b].value, starts[b]);
       });
   PermuteTable(calls, order);
   internal::ApplyPermutation(api_correlation_, order);
@@ -336,26 +340,49 @@ void ModelBuilder::SortApiCalls() {
 }
 
 void ModelBuilder::LinkToApiCalls() {
-  CorrelationIndex index;
-  const uint64_t duplicates = index.Build(api_correlation_, model_.api_calls_.domain.values());
-  model_.stats_.Increment(base::Stat::kApiDuplicateCorrelation, static_cast<int64_t>(duplicates));
+  // One index per process: correlation ids restart in every process.
+  std::unordered_map<uint32_t, CorrelationIndex> index_of_pid;
+  const ApiCallTable& calls = model_.api_calls_;
+  int64_t duplicates = 0;
+  for (uint32_t row = 0; row < calls.size();) {
+    const uint32_t pid = model_.threads_[calls.thread[ApiCallRow(row)].value].pid;
+    uint32_t end = row;
+    while (end < calls.size() && model_.threads_[calls.thread[ApiCallRow(end)].value].pid == pid) ++end;
+    const std::span<const uint32_t> ids(api_correlation_.data() + row, end - row);
+    duplicates += static_cast<int64_t>(
+        index_of_pid[pid].Build(ids, calls.domain.values().subspan(row, end - row), row));
+    row = end;
+  }
+  model_.stats_.Increment(base::Stat::kApiDuplicateCorrelation, duplicates);
   std::vector<uint32_t>().swap(api_correlation_);
 
-  auto link = [&](std::vector<uint32_t>& correlation, std::vector<ApiCallRow>& launch,
-                  base::Stat unmatched) {
+  auto find = [&](uint32_t pid, uint32_t correlation) {
+    const auto it = index_of_pid.find(pid);
+    return it == index_of_pid.end() ? ApiCallRow() : it->second.Find(correlation);
+  };
+  auto link = [&](std::vector<uint32_t>& correlation, const auto& pid_of_row,
+                  std::vector<ApiCallRow>& launch, base::Stat unmatched) {
     launch.resize(correlation.size());
     int64_t misses = 0;
-    for (size_t i = 0; i < correlation.size(); ++i) {
-      launch[i] = index.Find(correlation[i]);
+    for (uint32_t i = 0; i < correlation.size(); ++i) {
+      launch[i] = find(pid_of_row(i), correlation[i]);
       misses += launch[i].valid() ? 0 : 1;
     }
     model_.stats_.Increment(unmatched, misses);
     std::vector<uint32_t>().swap(correlation);
   };
-  link(kernel_correlation_, model_.kernels_.launch.storage(), base::Stat::kKernelUnmatchedCorrelation);
-  link(memcpy_correlation_, model_.memcpys_.launch.storage(), base::Stat::kCopyUnmatchedCorrelation);
-  link(memset_correlation_, model_.memsets_.launch.storage(), base::Stat::kCopyUnmatchedCorrelation);
-  link(sync_correlation_, model_.syncs_.launch.storage(), base::Stat::kCopyUnmatchedCorrelation);
+  auto stream_pid = [&](const auto& table) {
+    return [&](uint32_t i) { return model_.streams_[table.stream.values()[i].value].pid; };
+  };
+  link(kernel_correlation_, stream_pid(model_.kernels_), model_.kernels_.launch.storage(),
+       base::Stat::kKernelUnmatchedCorrelation);
+  link(memcpy_correlation_, stream_pid(model_.memcpys_), model_.memcpys_.launch.storage(),
+       base::Stat::kCopyUnmatchedCorrelation);
+  link(memset_correlation_, stream_pid(model_.memsets_), model_.memsets_.launch.storage(),
+       base::Stat::kCopyUnmatchedCorrelation);
+  link(sync_correlation_, [&](uint32_t i) { return sync_pid_[i]; }, model_.syncs_.launch.storage(),
+       base::Stat::kCopyUnmatchedCorrelation);
+  std::vector<uint32_t>().swap(sync_pid_);
 
   // CUPTI does not say which thread waited in a synchronisation; its API call does.
   SyncTable& syncs = model_.syncs_;

@@ -11,7 +11,7 @@
 //
 // While records arrive it appends them to the model's columns, interning devices, streams, threads and
 // kernel signatures, and repairs what it can (end before start) with a stat. Build() then:
-//   1. sorts API calls by (thread, start) and indexes them by correlation id;
+//   1. sorts API calls by (process, thread, start) and indexes them by (process, correlation id);
 //   2. links kernels, copies, memsets and syncs to their API call (graph launches included: every kernel
 //      of a graph carries the graph launch's correlation id);
 //   3. sorts kernels by (device, start) and builds the per-device ranges and per-stream lists;
@@ -48,6 +48,9 @@ class ModelBuilder final : public records::RecordSink {
   void Add(const records::MarkRecord& record) override;
   void Add(const records::MemoryRecord& record) override;
   void Add(const records::OverheadRecord& record) override;
+
+  // Metadata set so far, for callers that label each input as they load it.
+  std::string_view Metadata(std::string_view key) const { return model_.Metadata(key); }
 
   TraceModel Build() &&;
 
@@ -93,6 +96,7 @@ class ModelBuilder final : public records::RecordSink {
   std::vector<uint32_t> memcpy_correlation_;
   std::vector<uint32_t> memset_correlation_;
   std::vector<uint32_t> sync_correlation_;
+  std::vector<uint32_t> sync_pid_;  // syncs may have neither thread nor stream to take a pid from
 
   std::vector<records::DeviceRecord> device_records_;
   std::vector<records::ProcessRecord> process_records_;

@@ -14,7 +14,7 @@
 //
 // Sort orders (ModelBuilder establishes them; queries rely on them):
 //   kernels      by (device, start, end): each device's kernels are one contiguous RowRange;
-//   api_calls    by (thread, start): each thread's calls are one contiguous RowRange;
+//   api_calls    by (process, thread, start): each thread's calls are one contiguous RowRange;
 //   ranges       by (thread, start, end descending): parents before children;
 //   marks        by (thread, timestamp);
 //   memcpys, memsets, syncs, memory, overheads   by start (or timestamp).

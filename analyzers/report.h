@@ -1,0 +1,32 @@
+#ifndef AMPPROF_ANALYZERS_REPORT_H_
+#define AMPPROF_ANALYZERS_REPORT_H_
+
+// Report: everything a view shows, computed once by the analyze stage and rendered by every reporter
+// (text now; JSON, HTML and Markdown render the same struct), so the views never disagree. It holds
+// values, not references into the model, so it outlives the model and can be serialised as it is.
+//
+//   Report report = ...;              // from pipeline::AnalyzeTraces
+//   reports::RenderText(report, std::cout, {});
+
+#include <string>
+#include <vector>
+
+#include "analyzers/summary.h"
+#include "src/base/stats.h"
+
+namespace ampprof::analyzers {
+
+struct ReportInput {
+  std::string path;
+  std::string format;  // "ampt 1.0", ...
+};
+
+struct Report {
+  std::vector<ReportInput> inputs;
+  TraceSummary summary;
+  base::Stats stats;  // data quality: every view prints the non-zero ones
+};
+
+}  // namespace ampprof::analyzers
+
+#endif  // AMPPROF_ANALYZERS_REPORT_H_

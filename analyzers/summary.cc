@@ -1,0 +1,111 @@
+#include "analyzers/summary.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "src/model/queries.h"
+
+namespace ampprof::analyzers {
+namespace {
+
+using model::KernelRow;
+using model::TraceModel;
+
+std::string DescribeWorkload(const TraceModel& model) {
+  if (const std::string_view workload = model.Metadata("workload"); !workload.empty()) {
+    return std::string(workload);
+  }
+  for (const model::Process& process : model.processes()) {
+    if (process.command != base::kEmptyStringId) return std::string(model.Text(process.command));
+  }
+  return "";
+}
+
+DeviceSummary SummarizeDevice(const TraceModel& model, model::DeviceRow row) {
+  const model::Device& device = model.device(row);
+  DeviceSummary summary;
+  summary.pid = device.pid;
+  summary.device_id = device.device_id;
+  if (device.has_properties) summary.name = std::string(model.Text(device.name));
+  summary.compute_major = device.compute_major;
+  summary.compute_minor = device.compute_minor;
+  summary.sm_count = device.sm_count;
+  summary.global_memory_bytes = device.global_memory_bytes;
+  summary.kernels = device.kernels.size();
+  for (const model::Stream& stream : model.streams()) {
+    if (stream.device == row && !stream.kernels.empty()) ++summary.streams_with_kernels;
+  }
+  if (device.kernels.empty()) return summary;
+  const model::KernelTable& kernels = model.kernels();
+  base::TimeNs last_end = kernels.end[KernelRow(device.kernels.begin_value)];
+  for (KernelRow kernel : device.kernels) last_end = std::max(last_end, kernels.end[kernel]);
+  summary.span = base::Interval{kernels.start[KernelRow(device.kernels.begin_value)], last_end};
+  summary.busy_ns =
+      model::TotalDuration(model::BusyIntervals(model, row, model::GpuWork::kKernels));
+  if (summary.span->duration() > 0) {
+    summary.busy_fraction =
+        static_cast<double>(summary.busy_ns) / static_cast<double>(summary.span->duration());
+  }
+  return summary;
+}
+
+std::vector<KernelTimeSummary> TopKernelsByTime(const TraceModel& model,
+                                                base::DurationNs kernel_time_ns) {
+  // Group by name (not signature): launches of one kernel with different grids are the same kernel.
+  std::vector<KernelTimeSummary> by_name;
+  std::vector<int64_t> slot_of_name(model.strings().size(), -1);
+  const model::KernelTable& kernels = model.kernels();
+  for (uint32_t i = 0; i < kernels.size(); ++i) {
+    const KernelRow row(i);
+    const base::StringId name = model.signature(kernels.signature[row]).name;
+    int64_t& slot = slot_of_name[name.value];
+    if (slot < 0) {
+      slot = static_cast<int64_t>(by_name.size());
+      by_name.push_back({std::string(model.Text(name)), 0, 0, 0.0});
+    }
+    KernelTimeSummary& entry = by_name[static_cast<size_t>(slot)];
+    ++entry.count;
+    entry.total_ns += kernels.duration(row);
+  }
+  const size_t keep = std::min(kTopKernels, by_name.size());
+  std::partial_sort(by_name.begin(), by_name.begin() + static_cast<ptrdiff_t>(keep), by_name.end(),
+                    [](const KernelTimeSummary& a, const KernelTimeSummary& b) {
+                      return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.name < b.name;
+                    });
+  by_name.resize(keep);
+  for (KernelTimeSummary& entry : by_name) {
+    if (kernel_time_ns > 0) {
+      entry.share_of_kernel_time =
+          static_cast<double>(entry.total_ns) / static_cast<double>(kernel_time_ns);
+    }
+  }
+  return by_name;
+}
+
+}  // namespace
+
+TraceSummary Summarize(const TraceModel& model) {
+  TraceSummary summary;
+  summary.workload = DescribeWorkload(model);
+  summary.processes = static_cast<uint32_t>(model.processes().size());
+  summary.threads = static_cast<uint32_t>(model.threads().size());
+  summary.kernels = model.kernels().size();
+  summary.api_calls = model.api_calls().size();
+  summary.memcpys = model.memcpys().size();
+  summary.memsets = model.memsets().size();
+  summary.syncs = model.syncs().size();
+  summary.ranges = model.ranges().size();
+  summary.marks = model.marks().size();
+  summary.memory_events = model.memory().size();
+  summary.gpu_span = model.GpuSpan();
+  for (uint32_t i = 0; i < model.kernels().size(); ++i) {
+    summary.kernel_time_ns += model.kernels().duration(KernelRow(i));
+  }
+  for (uint32_t i = 0; i < model.devices().size(); ++i) {
+    summary.devices.push_back(SummarizeDevice(model, model::DeviceRow(i)));
+  }
+  summary.top_kernels = TopKernelsByTime(model, summary.kernel_time_ns);
+  return summary;
+}
+
+}  // namespace ampprof::analyzers

@@ -1,0 +1,72 @@
+#ifndef AMPPROF_ANALYZERS_SUMMARY_H_
+#define AMPPROF_ANALYZERS_SUMMARY_H_
+
+// The trace summary: what was traced (processes, devices, record counts), over what span, how busy each
+// GPU was, and where kernel time went. Every report starts with it.
+//
+//   TraceSummary summary = Summarize(model);
+//   for (const DeviceSummary& device : summary.devices) { ... device.busy_fraction ... }
+//
+// Definitions, fixed here so every view agrees:
+//   device span     first kernel start to last kernel end on that device;
+//   busy            union of that device's kernel intervals (concurrent kernels count once), copies
+//                   excluded, as HolisticTraceAnalysis and ../shared/fixtures/README.md count it;
+//   busy fraction   busy / device span.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/base/time.h"
+#include "src/model/trace_model.h"
+
+namespace ampprof::analyzers {
+
+struct DeviceSummary {
+  uint32_t pid = 0;
+  uint32_t device_id = 0;
+  std::string name;  // empty when the trace did not describe the device
+  uint32_t compute_major = 0;
+  uint32_t compute_minor = 0;
+  uint32_t sm_count = 0;
+  uint64_t global_memory_bytes = 0;
+  uint64_t kernels = 0;
+  uint32_t streams_with_kernels = 0;
+  std::optional<base::Interval> span;
+  base::DurationNs busy_ns = 0;
+  double busy_fraction = 0.0;  // 0 when the span is empty
+};
+
+struct KernelTimeSummary {
+  std::string name;
+  uint64_t count = 0;
+  base::DurationNs total_ns = 0;
+  double share_of_kernel_time = 0.0;
+};
+
+struct TraceSummary {
+  std::string workload;  // what ran, from the trace's metadata or process command line
+  uint32_t processes = 0;
+  uint32_t threads = 0;
+  uint64_t kernels = 0;
+  uint64_t api_calls = 0;
+  uint64_t memcpys = 0;
+  uint64_t memsets = 0;
+  uint64_t syncs = 0;
+  uint64_t ranges = 0;
+  uint64_t marks = 0;
+  uint64_t memory_events = 0;
+  std::optional<base::Interval> gpu_span;
+  base::DurationNs kernel_time_ns = 0;  // sum of kernel durations, all devices
+  std::vector<DeviceSummary> devices;
+  std::vector<KernelTimeSummary> top_kernels;  // by total time, at most kTopKernels
+};
+
+inline constexpr size_t kTopKernels = 10;
+
+TraceSummary Summarize(const model::TraceModel& model);
+
+}  // namespace ampprof::analyzers
+
+#endif  // AMPPROF_ANALYZERS_SUMMARY_H_

@@ -1,0 +1,165 @@
+#include "reports/text/text_reporter.h"
+
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include "src/base/format.h"
+#include "src/base/time.h"
+
+namespace ampprof::reports {
+namespace {
+
+using analyzers::DeviceSummary;
+using analyzers::Report;
+using base::FormatCount;
+using base::FormatDuration;
+using base::FormatPercent;
+
+// Keeps the head and the tail of `text` within `width` characters, joined by "...".
+std::string Shorten(std::string_view text, size_t width) {
+  if (text.size() <= width) return std::string(text);
+  if (width <= 3) return std::string(text.substr(0, width));
+  const size_t tail = (width - 3) / 3;
+  const size_t head = width - 3 - tail;
+  return fmt::format("{}...{}", text.substr(0, head), text.substr(text.size() - tail));
+}
+
+// A kernel name as people scan it: without the "void " return type and without the parameter list,
+// which repeats the template arguments ("void f<4, Functor>(int, Functor, ...)" -> "f<4, Functor>").
+std::string_view DisplayKernelName(std::string_view name) {
+  if (name.substr(0, 5) == "void ") name.remove_prefix(5);
+  if (!name.empty() && name.back() == ')') {
+    int depth = 0;
+    for (size_t i = name.size(); i-- > 0;) {
+      if (name[i] == ')') ++depth;
+      if (name[i] == '(' && --depth == 0) {
+        if (i > 0) name = name.substr(0, i);
+        break;
+      }
+    }
+  }
+  return name;
+}
+
+// Splits `text` into lines of at most `width` characters at spaces (a longer word gets a line of its own).
+std::vector<std::string> Wrap(std::string_view text, size_t width) {
+  std::vector<std::string> lines;
+  std::string line;
+  size_t at = 0;
+  while (at < text.size()) {
+    const size_t space = text.find(' ', at);
+    const std::string_view word = text.substr(at, space == std::string_view::npos ? text.npos : space - at);
+    if (!line.empty() && line.size() + 1 + word.size() > width) {
+      lines.push_back(std::move(line));
+      line.clear();
+    }
+    if (!line.empty()) line += ' ';
+    line += word;
+    if (space == std::string_view::npos) break;
+    at = space + 1;
+  }
+  if (!line.empty()) lines.push_back(std::move(line));
+  return lines;
+}
+
+std::string DeviceTitle(const DeviceSummary& device) {
+  std::string title = fmt::format("GPU {}", device.device_id);
+  if (device.pid != 0) title += fmt::format(" (pid {})", device.pid);
+  if (device.name.empty()) return title + ": properties not recorded";
+  title += fmt::format(": {}", device.name);
+  if (device.compute_major > 0) {
+    title += fmt::format(", sm_{}{}", device.compute_major, device.compute_minor);
+  }
+  if (device.sm_count > 0) title += fmt::format(", {} SMs", device.sm_count);
+  if (device.global_memory_bytes > 0) {
+    title += fmt::format(", {}", base::FormatBytes(device.global_memory_bytes));
+  }
+  return title;
+}
+
+void RenderInputs(const Report& report, std::ostream& out, size_t width) {
+  for (const analyzers::ReportInput& input : report.inputs) {
+    fmt::print(out, "trace     {}\n", Shorten(fmt::format("{} ({})", input.path, input.format), width - 10));
+  }
+  if (!report.summary.workload.empty()) {
+    fmt::print(out, "workload  {}\n", Shorten(report.summary.workload, width - 10));
+  }
+}
+
+void RenderDevices(const Report& report, std::ostream& out, size_t width) {
+  const analyzers::TraceSummary& summary = report.summary;
+  if (summary.gpu_span) {
+    fmt::print(out, "span      {} of GPU activity\n", FormatDuration(summary.gpu_span->duration()));
+  }
+  if (summary.devices.empty()) {
+    fmt::print(out, "\nNo GPU activity was recorded.\n");
+    return;
+  }
+  for (const DeviceSummary& device : summary.devices) {
+    fmt::print(out, "\n{}\n", Shorten(DeviceTitle(device), width));
+    if (device.kernels == 0) {
+      fmt::print(out, "  no kernels\n");
+      continue;
+    }
+    fmt::print(out, "  kernels   {} on {} stream{}\n", FormatCount(static_cast<int64_t>(device.kernels)),
+               device.streams_with_kernels, device.streams_with_kernels == 1 ? "" : "s");
+    fmt::print(out, "  busy      {} of {} ({} idle between kernels)\n",
+               FormatPercent(device.busy_fraction), FormatDuration(device.span->duration()),
+               FormatDuration(device.span->duration() - device.busy_ns));
+  }
+}
+
+void RenderCounts(const Report& report, std::ostream& out) {
+  const analyzers::TraceSummary& s = report.summary;
+  auto count = [](uint64_t n) { return FormatCount(static_cast<int64_t>(n)); };
+  fmt::print(out, "\nrecords   {} kernels, {} API calls, {} memcpys, {} memsets, {} syncs\n",
+             count(s.kernels), count(s.api_calls), count(s.memcpys), count(s.memsets), count(s.syncs));
+  fmt::print(out, "          {} ranges, {} marks, {} memory events; {} process{}, {} thread{}\n",
+             count(s.ranges), count(s.marks), count(s.memory_events), s.processes,
+             s.processes == 1 ? "" : "es", s.threads, s.threads == 1 ? "" : "s");
+}
+
+void RenderTopKernels(const Report& report, std::ostream& out, size_t width) {
+  const analyzers::TraceSummary& s = report.summary;
+  if (s.top_kernels.empty()) return;
+  fmt::print(out, "\nTop kernels by GPU time ({} in all kernels)\n", FormatDuration(s.kernel_time_ns));
+  fmt::print(out, "  {:>6}  {:>10}  {:>9}  {}\n", "share", "time", "launches", "kernel");
+  const size_t name_width = width > 36 ? width - 36 : 20;
+  for (const analyzers::KernelTimeSummary& kernel : s.top_kernels) {
+    fmt::print(out, "  {:>6}  {:>10}  {:>9}  {}\n", FormatPercent(kernel.share_of_kernel_time),
+               FormatDuration(kernel.total_ns), FormatCount(static_cast<int64_t>(kernel.count)),
+               Shorten(DisplayKernelName(kernel.name), name_width));
+  }
+}
+
+void RenderStats(const Report& report, std::ostream& out, size_t width) {
+  const auto entries = report.stats.NonZero();
+  if (entries.empty()) {
+    fmt::print(out, "\nData quality: no records lost or repaired.\n");
+    return;
+  }
+  fmt::print(out, "\nData quality\n");
+  for (const base::StatEntry& entry : entries) {
+    fmt::print(out, "  {:<9}  {:>12}  {}\n", base::SeverityName(entry.info->severity),
+               FormatCount(entry.value), entry.info->name);
+    for (const std::string& line : Wrap(entry.info->description, width - 27)) {
+      fmt::print(out, "  {:<9}  {:>12}  {}\n", "", "", line);
+    }
+  }
+}
+
+}  // namespace
+
+void RenderText(const Report& report, std::ostream& out, const TextOptions& options) {
+  const size_t width = std::max<size_t>(options.width, 60);
+  RenderInputs(report, out, width);
+  RenderDevices(report, out, width);
+  RenderCounts(report, out);
+  RenderTopKernels(report, out, width);
+  RenderStats(report, out, width);
+}
+
+}  // namespace ampprof::reports

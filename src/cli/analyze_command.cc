@@ -1,0 +1,67 @@
+#include "src/cli/analyze_command.h"
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include "reports/text/text_reporter.h"
+#include "src/cli/exit_codes.h"
+#include "src/pipeline/analysis.h"
+
+namespace ampprof::cli {
+namespace {
+
+struct AnalyzeOptions {
+  std::vector<std::string> traces;
+  std::string output;
+};
+
+int Analyze(const AnalyzeOptions& options) {
+  auto report = pipeline::AnalyzeTraces(options.traces);
+  if (!report.ok()) {
+    fmt::print(std::cerr, "ampprof analyze: {}\n", report.status().message());
+    return kExitBadInput;
+  }
+  if (report->stats.HasDataLoss()) {
+    fmt::print(std::cerr,
+               "ampprof analyze: warning: records were lost before analysis; the report says which "
+               "under \"Data quality\"\n");
+  }
+  if (options.output.empty()) {
+    reports::RenderText(*report, std::cout, {});
+    return kExitOk;
+  }
+  std::ofstream file(options.output, std::ios::out | std::ios::trunc);
+  if (file) reports::RenderText(*report, file, {});
+  if (!file || !file.flush()) {
+    fmt::print(std::cerr, "ampprof analyze: {}: cannot write the report\n", options.output);
+    return kExitBadInput;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+CommandAction AddAnalyzeCommand(CLI::App& app) {
+  auto options = std::make_shared<AnalyzeOptions>();
+  CLI::App* command = app.add_subcommand(
+      "analyze", "Read traces and print the diagnosis (today: a summary of devices, kernels and GPU busy time)");
+  command->add_option("traces", options->traces,
+                      "Trace files (.ampt written by ampprof); several files are the processes of one run")
+      ->required()
+      ->type_name("TRACE...");
+  command->add_option("-o,--output", options->output, "Write the report to FILE instead of stdout")
+      ->type_name("FILE");
+  command->footer(
+      "Exit status: 0 report written, 1 bad usage, 2 a trace could not be read or the report could not "
+      "be written.\nA trace cut short (its process was killed) is analyzed as far as it goes; the report's "
+      "\"Data quality\" section says what was lost.");
+  return {command, [options] { return Analyze(*options); }};
+}
+
+}  // namespace ampprof::cli

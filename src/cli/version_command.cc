@@ -1,0 +1,33 @@
+#include "src/cli/version_command.h"
+
+#include <iostream>
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include "collectors/records/ampt_format.h"
+#include "src/cli/exit_codes.h"
+
+namespace ampprof::cli {
+namespace {
+
+int PrintVersion() {
+  fmt::print(std::cout, "ampprof {} (commit {})\n", AMPPROF_VERSION, AMPPROF_GIT_COMMIT);
+  fmt::print(std::cout, "trace format   .ampt {}.{}\n", records::ampt::kMajorVersion,
+             records::ampt::kMinorVersion);
+  fmt::print(std::cout, "reads          .ampt traces\n");
+  fmt::print(std::cout, "CUDA toolkit   {}\n",
+             AMPPROF_CUDA_ENABLED ? "found at build time (" AMPPROF_CUDA_VERSION ")"
+                                  : "not used (built with AMPPROF_WITH_CUDA=OFF or without CUDA)");
+  fmt::print(std::cout, "collector      not part of this version (ampprof run/compare are unavailable)\n");
+  return kExitOk;
+}
+
+}  // namespace
+
+CommandAction AddVersionCommand(CLI::App& app) {
+  CLI::App* command = app.add_subcommand("version", "Print the version and what this build supports");
+  return {command, [] { return PrintVersion(); }};
+}
+
+}  // namespace ampprof::cli

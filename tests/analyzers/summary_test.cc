@@ -1,0 +1,63 @@
+#include "analyzers/summary.h"
+
+#include <gtest/gtest.h>
+
+#include "src/model/model_builder.h"
+#include "tests/testing/record_builder.h"
+
+namespace ampprof::analyzers {
+namespace {
+
+using testing::RecordBuilder;
+
+TEST(Summarize, BusyFractionIsTheKernelUnionOverTheDeviceSpan) {
+  model::ModelBuilder builder;
+  RecordBuilder b(builder);
+  b.Device(0, "NVIDIA H100 80GB HBM3", 9, 0);
+  b.Launch("gemm", {0, 5}, {10, 60});
+  b.Launch("relu", {70, 75}, {100, 110});
+  b.stream = 9;
+  b.Launch("overlap", {8, 9}, {50, 80});  // overlaps gemm on another stream
+  const model::TraceModel model = std::move(builder).Build();
+
+  const TraceSummary summary = Summarize(model);
+  ASSERT_EQ(summary.devices.size(), 1u);
+  const DeviceSummary& device = summary.devices[0];
+  EXPECT_EQ(device.name, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(device.kernels, 3u);
+  EXPECT_EQ(device.streams_with_kernels, 2u);
+  ASSERT_TRUE(device.span.has_value());
+  EXPECT_EQ(*device.span, (base::Interval{10, 110}));
+  EXPECT_EQ(device.busy_ns, 80);  // [10, 80) + [100, 110)
+  EXPECT_DOUBLE_EQ(device.busy_fraction, 0.8);
+  EXPECT_EQ(summary.kernels, 3u);
+  EXPECT_EQ(summary.api_calls, 3u);
+  EXPECT_EQ(summary.kernel_time_ns, 50 + 10 + 30);
+}
+
+TEST(Summarize, RanksKernelsByTotalTimeAcrossLaunches) {
+  model::ModelBuilder builder;
+  RecordBuilder b(builder);
+  for (int i = 0; i < 10; ++i) b.Kernel("short", i * 100, i * 100 + 5);  // 50 ns in all
+  b.Kernel("long", 2000, 2040);                                          // 40 ns
+  const model::TraceModel model = std::move(builder).Build();
+  const TraceSummary summary = Summarize(model);
+  ASSERT_EQ(summary.top_kernels.size(), 2u);
+  EXPECT_EQ(summary.top_kernels[0].name, "short");
+  EXPECT_EQ(summary.top_kernels[0].count, 10u);
+  EXPECT_EQ(summary.top_kernels[0].total_ns, 50);
+  EXPECT_NEAR(summary.top_kernels[0].share_of_kernel_time, 50.0 / 90.0, 1e-12);
+  EXPECT_EQ(summary.top_kernels[1].name, "long");
+  EXPECT_TRUE(summary.devices[0].name.empty()) << "no device record: name unknown, not guessed";
+}
+
+TEST(Summarize, EmptyModel) {
+  const model::TraceModel model = model::ModelBuilder().Build();
+  const TraceSummary summary = Summarize(model);
+  EXPECT_TRUE(summary.devices.empty());
+  EXPECT_FALSE(summary.gpu_span.has_value());
+  EXPECT_TRUE(summary.top_kernels.empty());
+}
+
+}  // namespace
+}  // namespace ampprof::analyzers

@@ -1,0 +1,64 @@
+#include "collectors/synthetic/synthetic_trace.h"
+
+#include <gtest/gtest.h>
+
+#include "collectors/records/record_set.h"
+#include "src/model/model_builder.h"
+
+namespace ampprof::synthetic {
+namespace {
+
+TEST(SyntheticTrace, IsDeterministicAndReachesTheRequestedSize) {
+  SyntheticTraceOptions options;
+  options.kernels = 3000;
+  records::RecordSet first, second;
+  ASSERT_TRUE(GenerateSyntheticTrace(options, first).ok());
+  ASSERT_TRUE(GenerateSyntheticTrace(options, second).ok());
+  EXPECT_GE(first.kernels.size(), 3000u);
+  EXPECT_LT(first.kernels.size(), 3000u + 7 * options.layers + 7) << "stops at the end of a step";
+  EXPECT_EQ(first.kernels, second.kernels);
+  EXPECT_EQ(first.api_calls, second.api_calls);
+  options.seed = 2;
+  records::RecordSet other_seed;
+  ASSERT_TRUE(GenerateSyntheticTrace(options, other_seed).ok());
+  EXPECT_NE(first.kernels[10].start, other_seed.kernels[10].start);
+}
+
+TEST(SyntheticTrace, BuildsIntoAConsistentModel) {
+  SyntheticTraceOptions options;
+  options.kernels = 5000;
+  model::ModelBuilder builder;
+  ASSERT_TRUE(GenerateSyntheticTrace(options, builder).ok());
+  const model::TraceModel model = std::move(builder).Build();
+
+  // Every kernel and copy links to the call that launched it; every step range closes.
+  EXPECT_TRUE(model.stats().NonZero().empty());
+  ASSERT_EQ(model.devices().size(), 1u);
+  EXPECT_EQ(model.device(model::DeviceRow(0)).compute_major, 9u);
+  EXPECT_EQ(model.streams().size(), 2u);
+  // Kernels on one stream never overlap, and each starts after its launch call started.
+  for (const model::Stream& stream : model.streams()) {
+    for (size_t i = 1; i < stream.kernels.size(); ++i) {
+      ASSERT_GE(model.kernels().start[stream.kernels[i]], model.kernels().end[stream.kernels[i - 1]]);
+    }
+  }
+  for (uint32_t k = 0; k < model.kernels().size(); ++k) {
+    const model::ApiCallRow launch = model.kernels().launch[model::KernelRow(k)];
+    ASSERT_TRUE(launch.valid());
+    ASSERT_LT(model.api_calls().start[launch], model.kernels().start[model::KernelRow(k)]);
+  }
+  // GradScaler's per-step pattern: one 4-byte device-to-host copy and one stream synchronisation.
+  EXPECT_GT(model.syncs().size(), 0u);
+  EXPECT_EQ(model.memcpys().size(), model.syncs().size());
+  EXPECT_EQ(model.memcpys().bytes[model::MemcpyRow(0)], 4u);
+}
+
+TEST(SyntheticTrace, RejectsAModelWithoutLayers) {
+  SyntheticTraceOptions options;
+  options.layers = 0;
+  records::RecordSet sink;
+  EXPECT_EQ(GenerateSyntheticTrace(options, sink).code(), base::StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace ampprof::synthetic

@@ -1,0 +1,101 @@
+# End-to-end checks of the ampprof command line, as a user meets it: exit statuses, one-line errors
+# that name the file, help on every command. Run by ctest as `e2e.cli`:
+#   cmake -DAMPPROF=... -DSYNTH=... -DWORK_DIR=... -P cli_test.cmake
+
+set(failures 0)
+
+# expect(<description> EXIT <status> [STDOUT <regex>] [STDERR <regex>] [ONE_LINE_STDERR] COMMAND <args...>)
+function(expect description)
+  cmake_parse_arguments(A "ONE_LINE_STDERR" "EXIT;STDOUT;STDERR" "COMMAND" ${ARGN})
+  execute_process(COMMAND ${A_COMMAND} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  set(problems "")
+  if(NOT status STREQUAL A_EXIT)
+    string(APPEND problems "  exit status ${status}, expected ${A_EXIT}\n")
+  endif()
+  if(DEFINED A_STDOUT AND NOT out MATCHES "${A_STDOUT}")
+    string(APPEND problems "  stdout does not match '${A_STDOUT}'\n")
+  endif()
+  if(DEFINED A_STDERR AND NOT err MATCHES "${A_STDERR}")
+    string(APPEND problems "  stderr does not match '${A_STDERR}'\n")
+  endif()
+  if(A_ONE_LINE_STDERR)
+    string(REGEX MATCHALL "\n" newlines "${err}")
+    list(LENGTH newlines lines)
+    if(NOT lines EQUAL 1)
+      string(APPEND problems "  stderr has ${lines} lines, expected exactly one\n")
+    endif()
+  endif()
+  if(problems)
+    message("FAIL: ${description}\n  command: ${A_COMMAND}\n${problems}  stdout: ${out}\n  stderr: ${err}")
+    math(EXPR n "${failures} + 1")
+    set(failures ${n} PARENT_SCOPE)
+  else()
+    message("ok:   ${description}")
+  endif()
+endfunction()
+
+file(REMOVE_RECURSE "${WORK_DIR}")
+file(MAKE_DIRECTORY "${WORK_DIR}")
+set(good "${WORK_DIR}/good.ampt")
+execute_process(COMMAND "${SYNTH}" --kernels 3000 --output "${good}" RESULT_VARIABLE synth_status)
+if(NOT synth_status EQUAL 0)
+  message(FATAL_ERROR "ampprof-synth failed: ${synth_status}")
+endif()
+file(SIZE "${good}" good_size)
+math(EXPR half "${good_size} / 2")
+execute_process(COMMAND sh -c "head -c ${half} '${good}' > '${WORK_DIR}/truncated.ampt'")
+execute_process(COMMAND sh -c "head -c 10 '${good}' > '${WORK_DIR}/header-only.ampt'")
+execute_process(COMMAND sh -c "cp '${good}' '${WORK_DIR}/corrupt.ampt' && printf 'Z' | dd of='${WORK_DIR}/corrupt.ampt' bs=1 seek=${half} conv=notrunc 2>/dev/null")
+file(WRITE "${WORK_DIR}/empty.ampt" "")
+file(WRITE "${WORK_DIR}/notes.txt" "these are my notes, not a trace\n")
+
+# Help and usage.
+expect("top-level help" EXIT 0 STDOUT "analyze.*explain" COMMAND "${AMPPROF}" --help)
+foreach(command run compare analyze export explain version)
+  expect("${command} --help" EXIT 0 STDOUT "Usage|usage|USAGE|${command}" COMMAND "${AMPPROF}" ${command} --help)
+endforeach()
+expect("no command" EXIT 1 ONE_LINE_STDERR STDERR "a command is required" COMMAND "${AMPPROF}")
+expect("unknown flag" EXIT 1 ONE_LINE_STDERR STDERR "--bogus" COMMAND "${AMPPROF}" --bogus)
+expect("unknown flag of a command" EXIT 1 ONE_LINE_STDERR STDERR "ampprof analyze --help"
+       COMMAND "${AMPPROF}" analyze --bogus "${good}")
+expect("unknown command" EXIT 1 ONE_LINE_STDERR COMMAND "${AMPPROF}" frobnicate)
+expect("bad log level" EXIT 1 ONE_LINE_STDERR STDERR "verbose" COMMAND "${AMPPROF}" --log-level verbose version)
+
+# analyze: good, damaged and wrong inputs.
+expect("analyze a trace" EXIT 0 STDOUT "busy +[0-9.]+% of.*Top kernels by GPU time" COMMAND "${AMPPROF}" analyze "${good}")
+expect("analyze to a file" EXIT 0 COMMAND "${AMPPROF}" analyze "${good}" -o "${WORK_DIR}/report.txt")
+file(READ "${WORK_DIR}/report.txt" report)
+if(NOT report MATCHES "GPU 0")
+  message("FAIL: analyze -o wrote no report")
+  math(EXPR failures "${failures} + 1")
+endif()
+expect("analyze a truncated trace" EXIT 0 STDOUT "ampt_truncated_tail" STDERR "records were lost"
+       COMMAND "${AMPPROF}" analyze "${WORK_DIR}/truncated.ampt")
+expect("empty file" EXIT 2 ONE_LINE_STDERR STDERR "empty.ampt: file is empty"
+       COMMAND "${AMPPROF}" analyze "${WORK_DIR}/empty.ampt")
+expect("header cut short" EXIT 2 ONE_LINE_STDERR STDERR "header-only.ampt: truncated .ampt file"
+       COMMAND "${AMPPROF}" analyze "${WORK_DIR}/header-only.ampt")
+expect("corrupt file" EXIT 2 ONE_LINE_STDERR STDERR "corrupt.ampt: corrupt .ampt file: chunk at byte [0-9]+"
+       COMMAND "${AMPPROF}" analyze "${WORK_DIR}/corrupt.ampt")
+expect("not a trace" EXIT 2 ONE_LINE_STDERR STDERR "notes.txt: not a trace ampprof can read"
+       COMMAND "${AMPPROF}" analyze "${WORK_DIR}/notes.txt")
+expect("missing file" EXIT 2 ONE_LINE_STDERR STDERR "missing.ampt: no such file"
+       COMMAND "${AMPPROF}" analyze "${WORK_DIR}/missing.ampt")
+expect("a directory" EXIT 2 ONE_LINE_STDERR STDERR "is a directory" COMMAND "${AMPPROF}" analyze "${WORK_DIR}")
+expect("unwritable report" EXIT 2 ONE_LINE_STDERR STDERR "cannot write the report"
+       COMMAND "${AMPPROF}" analyze "${good}" -o "${WORK_DIR}/no/such/dir/report.txt")
+expect("no trace given" EXIT 1 ONE_LINE_STDERR COMMAND "${AMPPROF}" analyze)
+
+# explain, version, and the commands this version cannot run.
+expect("explain lists findings" EXIT 0 STDOUT "gpu.launch_bound.*amp.double_optimizer_step" COMMAND "${AMPPROF}" explain)
+expect("explain one finding" EXIT 0 STDOUT "How to fix it" COMMAND "${AMPPROF}" explain layout.nchw_nhwc)
+expect("explain an unknown id" EXIT 1 ONE_LINE_STDERR STDERR "unknown finding id 'gpu.nope'"
+       COMMAND "${AMPPROF}" explain gpu.nope)
+expect("version" EXIT 0 STDOUT "ampprof [0-9]+\\.[0-9]+\\.[0-9]+.*\\.ampt 1\\.0" COMMAND "${AMPPROF}" version)
+expect("run without a collector" EXIT 3 ONE_LINE_STDERR STDERR "CUPTI collector" COMMAND "${AMPPROF}" run -- true)
+expect("run needs a command" EXIT 1 ONE_LINE_STDERR COMMAND "${AMPPROF}" run)
+expect("export format is checked" EXIT 1 ONE_LINE_STDERR COMMAND "${AMPPROF}" export "${good}" --format pdf -o x)
+
+if(failures GREATER 0)
+  message(FATAL_ERROR "${failures} end-to-end check(s) failed")
+endif()

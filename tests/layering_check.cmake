@@ -1,0 +1,57 @@
+# Checks that #includes follow the pipeline's one direction (ARCHITECTURE.md):
+#   src/base <- collectors/records <- collectors/<importers> <- src/model <- analyzers <- reports
+#   <- src/pipeline <- src/cli
+# and that CUPTI headers appear only in collectors/cupti. Run by ctest as `layering`:
+#   cmake -DSOURCE_DIR=<repo> -P layering_check.cmake
+
+# folder -> the repository folders its files may include from (besides itself).
+set(allowed_src/base "")
+set(allowed_collectors/records "src/base")
+set(allowed_collectors/synthetic "src/base;collectors/records")
+set(allowed_collectors/cupti "src/base;collectors/records")
+set(allowed_src/model "src/base;collectors/records")
+set(allowed_analyzers "src/base;collectors/records;src/model")
+set(allowed_reports "src/base;analyzers")
+set(allowed_src/pipeline "src/base;collectors;src/model;analyzers;reports")
+set(allowed_src/cli "src/base;collectors;src/model;analyzers;reports;src/pipeline")
+
+set(violations "")
+foreach(folder src/base collectors/records collectors/synthetic collectors/cupti src/model analyzers
+               reports src/pipeline src/cli)
+  file(GLOB_RECURSE sources "${SOURCE_DIR}/${folder}/*.h" "${SOURCE_DIR}/${folder}/*.cc")
+  foreach(source ${sources})
+    file(STRINGS "${source}" includes REGEX "^#include \"")
+    foreach(line ${includes})
+      string(REGEX REPLACE "^#include \"([^\"]+)\".*" "\\1" included "${line}")
+      set(ok FALSE)
+      foreach(prefix ${folder} ${allowed_${folder}})
+        string(FIND "${included}" "${prefix}/" at)
+        if(at EQUAL 0)
+          set(ok TRUE)
+        endif()
+      endforeach()
+      if(NOT ok)
+        file(RELATIVE_PATH relative "${SOURCE_DIR}" "${source}")
+        string(APPEND violations "  ${relative} includes ${included} (${folder} may include: ${folder} ${allowed_${folder}})\n")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+
+file(GLOB_RECURSE all_sources "${SOURCE_DIR}/src/*" "${SOURCE_DIR}/collectors/*" "${SOURCE_DIR}/analyzers/*"
+     "${SOURCE_DIR}/reports/*" "${SOURCE_DIR}/tests/*" "${SOURCE_DIR}/bench/*")
+foreach(source ${all_sources})
+  if(source MATCHES "/collectors/cupti/" OR NOT source MATCHES "\\.(h|cc|cu|cpp)$")
+    continue()
+  endif()
+  file(STRINGS "${source}" cupti REGEX "#include *[<\"]cupti")
+  if(cupti)
+    file(RELATIVE_PATH relative "${SOURCE_DIR}" "${source}")
+    string(APPEND violations "  ${relative} includes a CUPTI header outside collectors/cupti\n")
+  endif()
+endforeach()
+
+if(violations)
+  message(FATAL_ERROR "layering violations:\n${violations}")
+endif()
+message("layering: every #include follows the pipeline's direction")
