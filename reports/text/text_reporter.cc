@@ -44,6 +44,38 @@ std::string_view DisplayKernelName(std::string_view name) {
   return name;
 }
 
+// Replaces template arguments nested inside other template arguments, and every parenthesised list,
+// with "...": "k<4, f<float>(int)::{lambda(float)#1}, std::array<char*, 2ul> >" becomes
+// "k<4, f<...>(...)::{lambda(...)#1}, std::array<...> >". Keeps what tells kernels apart (the kernel
+// template and its functor) when the full name is too long to show.
+std::string CollapseNestedArguments(std::string_view full_name) {
+  // "(anonymous namespace)::" is a namespace, not an argument list, and says nothing to a reader.
+  std::string name(full_name);
+  for (size_t at; (at = name.find("(anonymous namespace)::")) != std::string::npos;) {
+    name.erase(at, std::string_view("(anonymous namespace)::").size());
+  }
+  std::string out;
+  int angle = 0;
+  int paren = 0;
+  for (char c : name) {
+    const bool hidden_before = angle > 1 || paren > 0;
+    if (c == '<') ++angle;
+    if (c == '(') ++paren;
+    if (c == '>' && angle > 0) --angle;
+    if (c == ')' && paren > 0) --paren;
+    const bool hidden_after = angle > 1 || paren > 0;
+    if (!hidden_before && hidden_after) {
+      out += c;
+      out += "...";
+    } else if (!hidden_before && !hidden_after) {
+      out += c;
+    } else if (hidden_before && !hidden_after) {
+      out += c;
+    }
+  }
+  return out;
+}
+
 // Splits `text` into lines of at most `width` characters at spaces (a longer word gets a line of its own).
 std::vector<std::string> Wrap(std::string_view text, size_t width) {
   std::vector<std::string> lines;
@@ -127,11 +159,20 @@ void RenderTopKernels(const Report& report, std::ostream& out, size_t width) {
   if (s.top_kernels.empty()) return;
   fmt::print(out, "\nTop kernels by GPU time ({} in all kernels)\n", FormatDuration(s.kernel_time_ns));
   fmt::print(out, "  {:>6}  {:>10}  {:>9}  {}\n", "share", "time", "launches", "kernel");
-  const size_t name_width = width > 36 ? width - 36 : 20;
+  const size_t name_width = width - 36;
   for (const analyzers::KernelTimeSummary& kernel : s.top_kernels) {
+    const std::string_view name = DisplayKernelName(kernel.name);
+    // A name that does not fit beside the numbers gets a line of its own, at full width: the part that
+    // tells kernels apart is often in the middle (the functor of an elementwise kernel).
+    const bool own_line = name.size() > name_width;
     fmt::print(out, "  {:>6}  {:>10}  {:>9}  {}\n", FormatPercent(kernel.share_of_kernel_time),
                FormatDuration(kernel.total_ns), FormatCount(static_cast<int64_t>(kernel.count)),
-               Shorten(DisplayKernelName(kernel.name), name_width));
+               own_line ? "" : std::string(name));
+    if (own_line) {
+      const std::string collapsed =
+          name.size() > width - 4 ? CollapseNestedArguments(name) : std::string(name);
+      fmt::print(out, "    {}\n", Shorten(collapsed, width - 4));
+    }
   }
 }
 

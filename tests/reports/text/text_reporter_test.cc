@@ -73,11 +73,28 @@ TEST(RenderText, ShowsKernelNamesWithoutReturnTypeAndParameters) {
       "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
       "std::array<char*, 1ul> >(int, at::native::FillFunctor<float>, std::array<char*, 1ul>)";
   const std::string text = Render(report);
-  EXPECT_NE(text.find("  at::native::vectorized_elementwise_kernel<4, at::native::FillFunc"),
+  // 100 characters without "void " and the parameters: too wide beside the numbers, so it gets its own
+  // line, with nested template arguments collapsed.
+  EXPECT_NE(text.find("\n    at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<...>, "
+                      "std::array<...> >\n"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("std::array<char*, 1ul> >\n"), std::string::npos) << text;
   EXPECT_EQ(text.find("(int, at::native"), std::string::npos) << text;
+}
+
+TEST(RenderText, CollapsesNestedTemplateArgumentsOfVeryLongNames) {
+  analyzers::Report report = SampleReport();
+  report.summary.top_kernels[0].name =
+      "void at::native::vectorized_elementwise_kernel<4, at::native::float16_copy_kernel_cuda("
+      "at::TensorIteratorBase&)::{lambda(float)#1}, std::array<char*, 2ul> >(int, "
+      "at::native::float16_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(float)#1}, "
+      "std::array<char*, 2ul>)";
+  const std::string text = Render(report);
+  // Still 118 characters when collapsed: the middle is elided, both ends stay.
+  EXPECT_NE(text.find("\n    at::native::vectorized_elementwise_kernel<4, at::native::float16_copy"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("{lambda(...)#1}, std::array<...> >\n"), std::string::npos) << text;
 }
 
 TEST(RenderText, SaysWhenNoGpuWorkWasRecorded) {
