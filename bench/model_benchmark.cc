@@ -7,6 +7,7 @@
 // is measured per iteration: the kernel's high-water mark (VmHWM) is reset through /proc/self/clear_refs
 // before the iteration and read after it, so the counter is the peak of that iteration alone.
 
+#include <malloc.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -61,6 +62,7 @@ int64_t ProcStatusBytes(const char* field) {
 }
 
 void ResetPeakRss() {
+  malloc_trim(0);  // return memory freed by earlier iterations, so the baseline is what is in use
   std::ofstream clear_refs("/proc/self/clear_refs");
   clear_refs << "5";  // resets VmHWM to the current RSS (Linux >= 4.0)
 }

@@ -62,29 +62,25 @@ template <typename Record>
 bool DecodeRecord(const uint8_t* in, size_t record_size, std::span<const StringId> string_map,
                   Record& record) {
   record = Record();
+  // Records as long as this version's (the common case) skip the per-field length check.
+  const bool complete = record_size >= EncodedRecordBytes<Record>();
   size_t offset = 0;
   bool valid = true;
   Record::Fields(record, [&](auto& field) {
     using Field = std::decay_t<decltype(field)>;
     constexpr size_t kBytes = FieldBytes<Field>();
-    if (offset + kBytes > record_size) return;  // an older, shorter record: keep the default
+    if (!complete && offset + kBytes > record_size) return;  // an older, shorter record: keep the default
     if constexpr (std::is_same_v<Field, StringId>) {
       uint32_t file_id;
       std::memcpy(&file_id, in + offset, sizeof(file_id));
-      if (file_id < string_map.size()) {
-        field = string_map[file_id];
-      } else {
-        valid = false;
-      }
+      valid &= file_id < string_map.size();
+      field = valid ? string_map[file_id] : StringId();
     } else if constexpr (std::is_enum_v<Field>) {
       uint8_t raw;
       static_assert(sizeof(Field) == 1);
       std::memcpy(&raw, in + offset, 1);
-      if (raw <= kEnumMax<Field>) {
-        field = static_cast<Field>(raw);
-      } else {
-        valid = false;
-      }
+      valid &= raw <= kEnumMax<Field>;
+      field = static_cast<Field>(raw);
     } else {
       std::memcpy(&field, in + offset, kBytes);
     }

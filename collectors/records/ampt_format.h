@@ -9,8 +9,9 @@
 //   chunk   = chunk_header payload
 //   chunk_header = u32 kind | u32 payload_bytes | u32 payload_crc32 | u32 header_crc32        16 bytes
 //
-// All integers are little-endian. header_crc32 covers the first 12 bytes of the chunk header, so a torn
-// or misframed header is told apart from a truncated file. The magic's first byte is non-ASCII and it
+// All integers are little-endian. Checksums are CRC-32C (Castagnoli, src/base/crc32c.h). header_crc32
+// covers the first 12 bytes of the chunk header, so a torn or misframed header is told apart from a
+// truncated file. The magic's first byte is non-ASCII and it
 // holds CR LF and ^Z, so text-mode transfers and `cat` of a text file are caught (as in PNG).
 //
 // Chunk payloads:

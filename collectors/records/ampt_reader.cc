@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <array>
@@ -12,18 +11,13 @@
 #include <vector>
 
 #include "collectors/records/ampt_codec.h"
+#include "src/base/crc32c.h"
 #include "collectors/records/ampt_format.h"
 
 namespace ampprof::records {
 namespace {
 
 using base::Status;
-
-uint32_t Crc32(const uint8_t* data, size_t size) {
-  uLong crc = crc32(0L, Z_NULL, 0);
-  crc = crc32(crc, data, static_cast<uInt>(size));  // chunks are < 4 GiB by kMaxChunkPayloadBytes
-  return static_cast<uint32_t>(crc);
-}
 
 // Owns the file descriptor; reads with pread so the pre-scan and the main pass do not share a cursor.
 class File {
@@ -66,7 +60,7 @@ ChunkHeader ParseChunkHeader(const uint8_t* bytes) {
   header.kind = ampt::GetU32(bytes);
   header.payload_bytes = ampt::GetU32(bytes + 4);
   header.payload_crc = ampt::GetU32(bytes + 8);
-  header.header_valid = ampt::GetU32(bytes + 12) == Crc32(bytes, 12);
+  header.header_valid = ampt::GetU32(bytes + 12) == base::Crc32c(bytes, 12);
   return header;
 }
 
@@ -137,7 +131,7 @@ class AmptFileReader {
         }
         break;
       }
-      if (Crc32(payload_.data(), payload_.size()) != header.payload_crc) {
+      if (base::Crc32c(payload_.data(), payload_.size()) != header.payload_crc) {
         return base::InvalidDataError("corrupt .ampt file: chunk at byte {} fails its checksum",
                                       offset);
       }

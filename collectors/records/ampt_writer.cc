@@ -2,12 +2,12 @@
 
 #include <fcntl.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <cerrno>
 #include <cstring>
 
 #include "collectors/records/ampt_codec.h"
+#include "src/base/crc32c.h"
 
 namespace ampprof::records {
 namespace {
@@ -16,17 +16,6 @@ constexpr size_t kRecordChunkPrefix = ampt::kChunkHeaderBytes + ampt::kRecordsPa
 // Strings longer than this are cut: a chunk must stay under kMaxChunkPayloadBytes, and no kernel or
 // range name a person reads is anywhere near it.
 constexpr size_t kMaxStringBytes = 1u << 20;
-
-uint32_t Crc32(const uint8_t* data, size_t size) {
-  uLong crc = crc32(0L, Z_NULL, 0);
-  while (size > 0) {
-    const auto step = static_cast<uInt>(std::min<size_t>(size, 1u << 30));
-    crc = crc32(crc, data, step);
-    data += step;
-    size -= step;
-  }
-  return static_cast<uint32_t>(crc);
-}
 
 void AppendU32(std::vector<uint8_t>& out, uint32_t value) {
   const size_t at = out.size();
@@ -157,8 +146,8 @@ void AmptWriter::WriteChunk(ampt::ChunkKind kind, std::vector<uint8_t>& chunk) {
   uint8_t* header = chunk.data();
   ampt::PutU32(header, static_cast<uint32_t>(kind));
   ampt::PutU32(header + 4, static_cast<uint32_t>(payload_bytes));
-  ampt::PutU32(header + 8, Crc32(chunk.data() + ampt::kChunkHeaderBytes, payload_bytes));
-  ampt::PutU32(header + 12, Crc32(header, 12));
+  ampt::PutU32(header + 8, base::Crc32c(chunk.data() + ampt::kChunkHeaderBytes, payload_bytes));
+  ampt::PutU32(header + 12, base::Crc32c(header, 12));
   WriteBytes(chunk.data(), chunk.size());
 }
 

@@ -23,11 +23,6 @@ void ReserveTable(Table& table, uint64_t rows) {
   Table::ForEachColumn(table, [&](auto& column) { column.storage().reserve(rows); });
 }
 
-template <typename Table>
-void PermuteTable(Table& table, const std::vector<uint32_t>& order) {
-  Table::ForEachColumn(table, [&](auto& column) { internal::ApplyPermutation(column.storage(), order); });
-}
-
 }  // namespace
 
 size_t ModelBuilder::SignatureHash::operator()(const KernelSignature& s) const noexcept {
@@ -275,11 +270,18 @@ KernelSignatureRow ModelBuilder::SignatureFor(const records::KernelRecord& recor
   signature.registers_per_thread = record.registers_per_thread;
   signature.static_shared_bytes = record.static_shared_bytes;
   signature.dynamic_shared_bytes = record.dynamic_shared_bytes;
+  // Most launches of a kernel repeat its last launch configuration: check that before hashing.
+  if (record.name.value >= last_signature_of_name_.size()) {
+    last_signature_of_name_.resize(strings().size(), KernelSignatureRow());
+  }
+  KernelSignatureRow& last = last_signature_of_name_[record.name.value];
+  if (last.valid() && model_.signatures_[last.value] == signature) return last;
   auto [it, inserted] = signatures_by_value_.try_emplace(signature, KernelSignatureRow());
   if (inserted) {
     it->second = KernelSignatureRow(static_cast<uint32_t>(model_.signatures_.size()));
     model_.signatures_.push_back(signature);
   }
+  last = it->second;
   return it->second;
 }
 
@@ -322,13 +324,13 @@ void ModelBuilder::SortApiCalls() {
   const auto starts = calls.start.values();
   auto pid_of = [&](uint32_t row) { return model_.threads_[threads[row].value].pid; };
   // By process first, so that each process's calls (and their correlation ids) are contiguous.
-  const std::vector<uint32_t> order = internal::SortingPermutation(
-      calls.size(), [&](uint32_t a, uint32_t b) {
+  internal::SortRows(
+      calls, calls.size(),
+      [&](uint32_t a, uint32_t b) {
         return std::make_tuple(pid_of(a), threads[a].value, starts[a]) <
                std::make_tuple(pid_of(b), threads[b].value, starts[b]);
-      });
-  PermuteTable(calls, order);
-  internal::ApplyPermutation(api_correlation_, order);
+      },
+      api_correlation_);
   // Each thread's calls are now contiguous.
   for (uint32_t row = 0; row < calls.size();) {
     const ThreadRow thread = calls.thread[ApiCallRow(row)];
@@ -400,13 +402,11 @@ void ModelBuilder::SortKernels() {
   const auto starts = kernels.start.values();
   const auto ends = kernels.end.values();
   auto device_of = [&](uint32_t row) { return model_.streams_[streams[row].value].device.value; };
-  const std::vector<uint32_t> order = internal::SortingPermutation(
-      kernels.size(), [&](uint32_t a, uint32_t b) {
-        return std::make_tuple(device_of(a), starts[a], ends[a]) <
-               std::make_tuple(device_of(b), starts[b], ends[b]);
-      });
-  PermuteTable(kernels, order);
-  // The permutation replaced the columns' storage: read the sorted stream column afresh.
+  internal::SortRows(kernels, kernels.size(), [&](uint32_t a, uint32_t b) {
+    return std::make_tuple(device_of(a), starts[a], ends[a]) <
+           std::make_tuple(device_of(b), starts[b], ends[b]);
+  });
+  // Sorting may have replaced the columns' storage: read the sorted stream column afresh.
   const auto sorted_streams = kernels.stream.values();
   auto sorted_device_of = [&](uint32_t row) {
     return model_.streams_[sorted_streams[row].value].device.value;
@@ -471,15 +471,13 @@ void ModelBuilder::SortAndNestRanges() {
     const auto threads = ranges.thread.values();
     const auto starts = ranges.start.values();
     const auto ends = ranges.end.values();
-    // Parents first: at equal starts, the longer range encloses the shorter.
-    const std::vector<uint32_t> order = internal::SortingPermutation(
-        ranges.size(), [&](uint32_t a, uint32_t b) {
-          return std::make_tuple(threads[a].value, starts[a], -ends[a]) <
-                 std::make_tuple(threads[b].value, starts[b], -ends[b]);
-        });
     ranges.parent.storage().resize(ranges.size());
     ranges.depth.storage().resize(ranges.size());
-    PermuteTable(ranges, order);
+    // Parents first: at equal starts, the longer range encloses the shorter.
+    internal::SortRows(ranges, ranges.size(), [&](uint32_t a, uint32_t b) {
+      return std::make_tuple(threads[a].value, starts[a], -ends[a]) <
+             std::make_tuple(threads[b].value, starts[b], -ends[b]);
+    });
   }
   std::vector<RangeRow> open;  // enclosing ranges of the current one, outermost first
   for (uint32_t row = 0; row < ranges.size();) {
@@ -514,9 +512,9 @@ void ModelBuilder::SortTimeTables() {
     MarkTable& marks = model_.marks_;
     const auto threads = marks.thread.values();
     const auto times = marks.timestamp.values();
-    PermuteTable(marks, internal::SortingPermutation(marks.size(), [&](uint32_t a, uint32_t b) {
-                   return std::tie(threads[a].value, times[a]) < std::tie(threads[b].value, times[b]);
-                 }));
+    internal::SortRows(marks, marks.size(), [&](uint32_t a, uint32_t b) {
+      return std::tie(threads[a].value, times[a]) < std::tie(threads[b].value, times[b]);
+    });
     for (uint32_t row = 0; row < marks.size();) {
       const ThreadRow thread = marks.thread[MarkRow(row)];
       uint32_t end = row;
@@ -527,8 +525,7 @@ void ModelBuilder::SortTimeTables() {
   }
   auto sort_by_time = [](auto& table, const auto& times) {
     const auto values = times.values();
-    PermuteTable(table, internal::SortingPermutation(
-                            table.size(), [&](uint32_t a, uint32_t b) { return values[a] < values[b]; }));
+    internal::SortRows(table, table.size(), [&](uint32_t a, uint32_t b) { return values[a] < values[b]; });
   };
   sort_by_time(model_.memcpys_, model_.memcpys_.start);
   sort_by_time(model_.memsets_, model_.memsets_.start);

@@ -108,6 +108,7 @@ class ModelBuilder final : public records::RecordSink {
   std::unordered_map<uint64_t, DeviceRow> devices_by_key_;
   std::unordered_map<uint64_t, StreamRow> streams_by_key_;
   std::unordered_map<KernelSignature, KernelSignatureRow, SignatureHash> signatures_by_value_;
+  std::vector<KernelSignatureRow> last_signature_of_name_;  // by name StringId
   // One-entry caches: records of one stream and one thread arrive in runs.
   uint64_t last_stream_key_ = UINT64_MAX;
   StreamRow last_stream_;

@@ -1,32 +1,18 @@
 #ifndef AMPPROF_SRC_MODEL_PERMUTATION_H_
 #define AMPPROF_SRC_MODEL_PERMUTATION_H_
 
-// Sorting struct-of-arrays tables: compute the permutation that orders the rows, then apply it to each
-// column in turn. Peak extra memory is the permutation (4 bytes a row) plus one column's worth of scratch.
-// Internal to the model builder.
+// Sorting struct-of-arrays tables. Internal to the model builder.
+//
+// Traces arrive nearly sorted: CUPTI returns each buffer in time order, and buffers of different streams
+// interleave. SortRows() costs O(n) for rows already in order, O(n + m log m) when m rows are out of
+// place, and O(n log n) at worst. Extra memory: the row order (4 bytes a row, plus the outliers and the
+// merge buffer) and one column of scratch while the order is applied column by column.
 
 #include <algorithm>
 #include <cstdint>
-#include <numeric>
 #include <vector>
 
 namespace ampprof::model::internal {
-
-// The row order that sorts rows by `less(a, b)` (row indices), stable. Empty when the rows are already
-// in order, which is the common case for traces (CUPTI delivers records nearly in time order) and lets
-// callers skip the copy.
-template <typename Less>
-std::vector<uint32_t> SortingPermutation(size_t rows, Less less) {
-  bool sorted = true;
-  for (size_t i = 1; i < rows && sorted; ++i) {
-    sorted = !less(static_cast<uint32_t>(i), static_cast<uint32_t>(i - 1));
-  }
-  if (sorted) return {};
-  std::vector<uint32_t> order(rows);
-  std::iota(order.begin(), order.end(), 0u);
-  std::stable_sort(order.begin(), order.end(), less);
-  return order;
-}
 
 // column[i] = old column[order[i]].
 template <typename T>
@@ -38,11 +24,37 @@ void ApplyPermutation(std::vector<T>& column, const std::vector<uint32_t>& order
   column.swap(sorted);
 }
 
-// new_row_of[old] = new row, the inverse of `order`, for rewriting references into a sorted table.
-inline std::vector<uint32_t> InversePermutation(const std::vector<uint32_t>& order) {
-  std::vector<uint32_t> inverse(order.size());
-  for (uint32_t i = 0; i < order.size(); ++i) inverse[order[i]] = i;
-  return inverse;
+// Sorts the rows of `table` (which has a static ForEachColumn) and of the parallel `extra` vectors by
+// `less(row_a, row_b)`, stably.
+template <typename Table, typename Less, typename... Extra>
+void SortRows(Table& table, size_t rows, Less less, std::vector<Extra>&... extra) {
+  // Split the rows into those that continue the ascending run so far and the outliers that do not.
+  // Nearly sorted input has few outliers (a late buffer of one stream, a parent range recorded after
+  // its children), so only they pay for a comparison sort.
+  std::vector<uint32_t> order;
+  order.reserve(rows);
+  std::vector<uint32_t> outliers;
+  for (uint32_t row = 0; row < rows; ++row) {
+    if (order.empty() || !less(row, order.back())) {
+      order.push_back(row);
+    } else {
+      outliers.push_back(row);
+    }
+  }
+  if (outliers.empty()) return;  // already in order: nothing moves
+  // Ties broken by row index make the order total, so the result is the stable sort of the input.
+  auto stable_less = [&](uint32_t a, uint32_t b) {
+    if (less(a, b)) return true;
+    if (less(b, a)) return false;
+    return a < b;
+  };
+  std::sort(outliers.begin(), outliers.end(), stable_less);
+  const auto kept = static_cast<std::ptrdiff_t>(order.size());
+  order.insert(order.end(), outliers.begin(), outliers.end());
+  std::vector<uint32_t>().swap(outliers);
+  std::inplace_merge(order.begin(), order.begin() + kept, order.end(), stable_less);
+  Table::ForEachColumn(table, [&](auto& column) { ApplyPermutation(column.storage(), order); });
+  (ApplyPermutation(extra, order), ...);
 }
 
 }  // namespace ampprof::model::internal

@@ -1,7 +1,5 @@
 // How ReadAmptFile treats files it did not write itself: wrong, damaged, older and newer files.
 
-#include <zlib.h>
-
 #include <cstring>
 
 #include <gtest/gtest.h>
@@ -10,6 +8,7 @@
 #include "collectors/records/ampt_reader.h"
 #include "collectors/records/ampt_writer.h"
 #include "collectors/records/record_set.h"
+#include "src/base/crc32c.h"
 #include "tests/testing/record_builder.h"
 #include "tests/testing/temp_dir.h"
 
@@ -38,8 +37,8 @@ void AppendChunk(std::vector<uint8_t>& out, uint32_t kind, const std::vector<uin
   std::vector<uint8_t> header;
   AppendU32(header, kind);
   AppendU32(header, static_cast<uint32_t>(payload.size()));
-  AppendU32(header, static_cast<uint32_t>(crc32(0, payload.data(), static_cast<uInt>(payload.size()))));
-  AppendU32(header, static_cast<uint32_t>(crc32(0, header.data(), 12)));
+  AppendU32(header, base::Crc32c(payload.data(), payload.size()));
+  AppendU32(header, base::Crc32c(header.data(), 12));
   out.insert(out.end(), header.begin(), header.end());
   out.insert(out.end(), payload.begin(), payload.end());
 }
@@ -129,7 +128,7 @@ TEST(AmptReader, RefusesAChunkLargerThanTheLimitWithoutAllocatingIt) {
   AppendU32(header, static_cast<uint32_t>(ampt::ChunkKind::kRecords));
   AppendU32(header, 0xFFFFFFF0u);  // claims ~4 GiB
   AppendU32(header, 0);
-  AppendU32(header, static_cast<uint32_t>(crc32(0, header.data(), 12)));
+  AppendU32(header, base::Crc32c(header.data(), 12));
   bytes.insert(bytes.end(), header.begin(), header.end());
   EXPECT_NE(ReadError(bytes).find("claims 4294967280 bytes"), std::string::npos);
 }
