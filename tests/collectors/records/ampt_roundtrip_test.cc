@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "collectors/records/ampt_codec.h"
 #include "collectors/records/ampt_reader.h"
 #include "collectors/records/ampt_writer.h"
 #include "collectors/records/record_set.h"
@@ -156,6 +157,23 @@ TEST(AmptRoundTrip, TruncationAtEveryByteOffset) {
   }
   // One byte short of the whole file loses at most the last record.
   EXPECT_GE(previous_count + 1, complete.record_count());
+}
+
+// The record sizes of format 1.0, as docs/formats/ampt.md lists them. A change here is a format change:
+// append fields only, bump the minor version, and update the document.
+TEST(AmptFormat, RecordSizesOfVersion1_0) {
+  EXPECT_EQ(ampt::EncodedRecordBytes<DeviceRecord>(), 40u);
+  EXPECT_EQ(ampt::EncodedRecordBytes<ProcessRecord>(), 24u);
+  EXPECT_EQ(ampt::EncodedRecordBytes<ThreadRecord>(), 12u);
+  EXPECT_EQ(ampt::EncodedRecordBytes<KernelRecord>(), 88u);
+  EXPECT_EQ(ampt::EncodedRecordBytes<ApiCallRecord>(), 41u);
+  EXPECT_EQ(ampt::EncodedRecordBytes<MemcpyRecord>(), 52u);
+  EXPECT_EQ(ampt::EncodedRecordBytes<MemsetRecord>(), 50u);
+  EXPECT_EQ(ampt::EncodedRecordBytes<SyncRecord>(), 45u);
+  EXPECT_EQ(ampt::EncodedRecordBytes<RangeRecord>(), 37u);
+  EXPECT_EQ(ampt::EncodedRecordBytes<MarkRecord>(), 34u);
+  EXPECT_EQ(ampt::EncodedRecordBytes<MemoryRecord>(), 38u);
+  EXPECT_EQ(ampt::EncodedRecordBytes<OverheadRecord>(), 25u);
 }
 
 TEST(AmptWriter, RefusesToOverwriteUnlessAsked) {
