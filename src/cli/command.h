@@ -19,6 +19,8 @@ class App;
 
 namespace ampprof::cli {
 
+// `run` must own (capture) whatever the flags are parsed into: CLI11 keeps pointers to it and writes
+// during parsing, after Add<Name>Command() has returned.
 struct CommandAction {
   CLI::App* command = nullptr;
   std::function<int()> run;  // returns the process exit status

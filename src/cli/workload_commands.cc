@@ -43,7 +43,8 @@ CommandAction AddRunCommand(CLI::App& app) {
   AddWorkloadOptions(command, *options);
   command->footer("Example: ampprof run -- python train.py --epochs 1\n"
                   "Exit status: the workload's own; 3 when this build cannot trace (no collector).");
-  return {command, [] { return CollectorUnavailable("run"); }};
+  // The action owns the options: CLI11 writes into them while parsing, after this function returns.
+  return {command, [options] { return CollectorUnavailable("run"); }};
 }
 
 CommandAction AddCompareCommand(CLI::App& app) {
@@ -53,7 +54,7 @@ CommandAction AddCompareCommand(CLI::App& app) {
   AddWorkloadOptions(command, *options);
   command->footer("Example: ampprof compare -- python train.py\n"
                   "Exit status: the workload's own; 3 when this build cannot trace (no collector).");
-  return {command, [] { return CollectorUnavailable("compare"); }};
+  return {command, [options] { return CollectorUnavailable("compare"); }};
 }
 
 }  // namespace ampprof::cli
