@@ -40,8 +40,7 @@ DeviceSummary SummarizeDevice(const TraceModel& model, model::DeviceRow row) {
   base::TimeNs last_end = kernels.end[KernelRow(device.kernels.begin_value)];
   for (KernelRow kernel : device.kernels) last_end = std::max(last_end, kernels.end[kernel]);
   summary.span = base::Interval{kernels.start[KernelRow(device.kernels.begin_value)], last_end};
-  summary.busy_ns =
-      model::TotalDuration(model::BusyIntervals(model, row, model::GpuWork::kKernels));
+  summary.busy_ns = model::BusyTime(model, row, model::GpuWork::kKernels);
   if (summary.span->duration() > 0) {
     summary.busy_fraction =
         static_cast<double>(summary.busy_ns) / static_cast<double>(summary.span->duration());

@@ -45,6 +45,24 @@ std::vector<base::Interval> BusyIntervals(const TraceModel& model, DeviceRow dev
   return merged;
 }
 
+DurationNs BusyTime(const TraceModel& model, DeviceRow device, GpuWork work) {
+  if (work != GpuWork::kKernels) return TotalDuration(BusyIntervals(model, device, work));
+  const KernelTable& kernels = model.kernels();
+  DurationNs busy = 0;
+  bool open = false;
+  base::Interval current;
+  for (KernelRow k : model.device(device).kernels) {
+    if (open && kernels.start[k] <= current.end) {
+      current.end = std::max(current.end, kernels.end[k]);
+      continue;
+    }
+    if (open) busy += current.duration();
+    current = {kernels.start[k], kernels.end[k]};
+    open = true;
+  }
+  return open ? busy + current.duration() : busy;
+}
+
 DurationNs TotalDuration(std::span<const base::Interval> intervals) {
   DurationNs total = 0;
   for (const base::Interval& interval : intervals) total += interval.duration();

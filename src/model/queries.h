@@ -25,6 +25,10 @@ enum class GpuWork {
 // overlap (concurrent streams) count once.
 std::vector<base::Interval> BusyIntervals(const TraceModel& model, DeviceRow device, GpuWork work);
 
+// TotalDuration(BusyIntervals(...)) without materialising the intervals (for kernels only, which are
+// already in start order: a launch-bound trace has about one interval per kernel).
+DurationNs BusyTime(const TraceModel& model, DeviceRow device, GpuWork work);
+
 // Sum of the durations of disjoint intervals.
 DurationNs TotalDuration(std::span<const base::Interval> intervals);
 

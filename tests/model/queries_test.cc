@@ -27,6 +27,8 @@ TEST(BusyIntervals, MergesOverlappingKernelsAcrossStreams) {
   const std::vector<Interval> busy = BusyIntervals(model, DeviceRow(0), GpuWork::kKernels);
   EXPECT_EQ(busy, (std::vector<Interval>{{0, 10}, {20, 45}, {100, 110}}));
   EXPECT_EQ(TotalDuration(busy), 45);
+  EXPECT_EQ(BusyTime(model, DeviceRow(0), GpuWork::kKernels), 45);
+  EXPECT_EQ(BusyTime(model, DeviceRow(1), GpuWork::kKernels), 1000);
 }
 
 TEST(BusyIntervals, CountsCopiesOnlyWhenAsked) {
