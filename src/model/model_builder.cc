@@ -84,7 +84,7 @@ void ModelBuilder::Add(const records::KernelRecord& record) {
   kernels.signature.storage().push_back(SignatureFor(record));
   kernels.stream.storage().push_back(StreamFor(record.pid, record.device_id, record.stream_id));
   kernel_correlation_.push_back(record.correlation_id);
-  NoteTime(record.start, end);
+  NoteEnd(end);
 }
 
 void ModelBuilder::Add(const records::ApiCallRecord& record) {
@@ -97,7 +97,7 @@ void ModelBuilder::Add(const records::ApiCallRecord& record) {
   calls.name.storage().push_back(record.name);
   calls.domain.storage().push_back(record.domain);
   api_correlation_.push_back(record.correlation_id);
-  NoteTime(record.start, end);
+  NoteEnd(end);
 }
 
 void ModelBuilder::Add(const records::MemcpyRecord& record) {
@@ -112,7 +112,7 @@ void ModelBuilder::Add(const records::MemcpyRecord& record) {
   copies.dst_kind.storage().push_back(record.dst_kind);
   copies.bytes.storage().push_back(record.bytes);
   memcpy_correlation_.push_back(record.correlation_id);
-  NoteTime(record.start, end);
+  NoteEnd(end);
 }
 
 void ModelBuilder::Add(const records::MemsetRecord& record) {
@@ -124,7 +124,7 @@ void ModelBuilder::Add(const records::MemsetRecord& record) {
   memsets.stream.storage().push_back(StreamFor(record.pid, record.device_id, record.stream_id));
   memsets.bytes.storage().push_back(record.bytes);
   memset_correlation_.push_back(record.correlation_id);
-  NoteTime(record.start, end);
+  NoteEnd(end);
 }
 
 void ModelBuilder::Add(const records::SyncRecord& record) {
@@ -141,7 +141,7 @@ void ModelBuilder::Add(const records::SyncRecord& record) {
       has_stream ? StreamFor(record.pid, record.device_id, record.stream_id) : StreamRow());
   sync_correlation_.push_back(record.correlation_id);
   sync_pid_.push_back(record.pid);
-  NoteTime(record.start, end);
+  NoteEnd(end);
 }
 
 void ModelBuilder::Add(const records::RangeRecord& record) {
@@ -155,12 +155,12 @@ void ModelBuilder::Add(const records::RangeRecord& record) {
   ranges.domain.storage().push_back(record.domain);
   ranges.name.storage().push_back(record.name);
   ranges.args.storage().push_back(record.args);
-  NoteTime(record.start, end);
+  NoteEnd(end);
 }
 
 void ModelBuilder::Add(const records::MarkRecord& record) {
   const ThreadRow thread = ThreadFor(record.pid, record.tid);
-  NoteTime(record.timestamp, record.timestamp);
+  NoteEnd(record.timestamp);
   switch (record.kind) {
     case records::MarkKind::kInstant: {
       MarkTable& marks = model_.marks_;
@@ -190,7 +190,7 @@ void ModelBuilder::Add(const records::MemoryRecord& record) {
   memory.memory_kind.storage().push_back(record.memory_kind);
   memory.address.storage().push_back(record.address);
   memory.bytes.storage().push_back(record.bytes);
-  NoteTime(record.timestamp, record.timestamp);
+  NoteEnd(record.timestamp);
 }
 
 void ModelBuilder::Add(const records::OverheadRecord& record) {
@@ -202,7 +202,7 @@ void ModelBuilder::Add(const records::OverheadRecord& record) {
   overheads.thread.storage().push_back(record.tid != 0 ? ThreadFor(record.pid, record.tid)
                                                        : ThreadRow());
   overheads.kind.storage().push_back(record.kind);
-  NoteTime(record.start, end);
+  NoteEnd(end);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -297,10 +297,7 @@ bool ModelBuilder::HasRoom(size_t rows) {
   return false;
 }
 
-void ModelBuilder::NoteTime(TimeNs start, TimeNs end) {
-  static_cast<void>(start);
-  latest_time_ = std::max(latest_time_, end);
-}
+void ModelBuilder::NoteEnd(TimeNs end) { latest_time_ = std::max(latest_time_, end); }
 
 // ---------------------------------------------------------------------------------------------------
 // Build

@@ -77,7 +77,8 @@ class ModelBuilder final : public records::RecordSink {
   TimeNs RepairedEnd(TimeNs start, TimeNs end);
   // False (with a stat) when `rows` already fills a table.
   bool HasRoom(size_t rows);
-  void NoteTime(TimeNs start, TimeNs end);
+  // Tracks the end of the trace, where ranges left open are closed.
+  void NoteEnd(TimeNs end);
 
   void SortApiCalls();
   void LinkToApiCalls();
