@@ -1,5 +1,7 @@
 #include "src/pipeline/trace_loader.h"
 
+#include <filesystem>
+
 #include <gtest/gtest.h>
 
 #include "collectors/records/ampt_writer.h"
@@ -32,6 +34,31 @@ TEST(SniffTraceFormat, RecognisesFormatsByContentNotName) {
     ASSERT_TRUE(writer.ok());
   }
   EXPECT_EQ(*SniffTraceFormat(dir.File("e.txt")), TraceFormat::kAmpt);
+}
+
+// The real traces in ../shared/fixtures (Kineto JSON, gzip-compressed or not, and Nsight Systems
+// exports) are recognised by content: the names say .json.gz, .json and .sqlite, but sniffing never
+// looks at them.
+TEST(SniffTraceFormat, RecognisesTheSharedFixtures) {
+  const std::filesystem::path fixtures = AMPPROF_SHARED_FIXTURES_DIR;
+  if (!std::filesystem::is_directory(fixtures)) GTEST_SKIP() << fixtures << " is absent";
+  int seen = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(fixtures)) {
+    const std::string path = entry.path().string();
+    TraceFormat expected;
+    if (path.ends_with(".json") || path.ends_with(".json.gz")) {
+      expected = TraceFormat::kKinetoJson;
+    } else if (path.ends_with(".sqlite")) {
+      expected = TraceFormat::kNsysSqlite;
+    } else {
+      continue;
+    }
+    const auto format = SniffTraceFormat(path);
+    ASSERT_TRUE(format.ok()) << format.status().ToString();
+    EXPECT_EQ(*format, expected) << path;
+    ++seen;
+  }
+  EXPECT_EQ(seen, 12) << "the fixtures README lists twelve traces";
 }
 
 TEST(LoadTrace, GivesOneLineErrorsNamingTheFile) {
