@@ -4,9 +4,10 @@
 
 set(failures 0)
 
-# expect(<description> EXIT <status> [STDOUT <regex>] [STDERR <regex>] [ONE_LINE_STDERR] COMMAND <args...>)
+# expect(<description> EXIT <status> [STDOUT <regex>] [STDERR <regex>] [ONE_LINE_STDERR | EMPTY_STDERR]
+#        COMMAND <args...>)
 function(expect description)
-  cmake_parse_arguments(A "ONE_LINE_STDERR" "EXIT;STDOUT;STDERR" "COMMAND" ${ARGN})
+  cmake_parse_arguments(A "ONE_LINE_STDERR;EMPTY_STDERR" "EXIT;STDOUT;STDERR" "COMMAND" ${ARGN})
   execute_process(COMMAND ${A_COMMAND} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
   set(problems "")
   if(NOT status STREQUAL A_EXIT)
@@ -17,6 +18,9 @@ function(expect description)
   endif()
   if(DEFINED A_STDERR AND NOT err MATCHES "${A_STDERR}")
     string(APPEND problems "  stderr does not match '${A_STDERR}'\n")
+  endif()
+  if(A_EMPTY_STDERR AND NOT err STREQUAL "")
+    string(APPEND problems "  stderr is not empty\n")
   endif()
   if(A_ONE_LINE_STDERR)
     string(REGEX MATCHALL "\n" newlines "${err}")
@@ -63,6 +67,9 @@ expect("bad log level" EXIT 1 ONE_LINE_STDERR STDERR "verbose" COMMAND "${AMPPRO
 
 # analyze: good, damaged and wrong inputs.
 expect("analyze a trace" EXIT 0 STDOUT "busy +[0-9.]+% of.*Top kernels by GPU time" COMMAND "${AMPPROF}" analyze "${good}")
+expect("analyze is quiet on stderr by default" EXIT 0 EMPTY_STDERR COMMAND "${AMPPROF}" analyze "${good}" -o "${WORK_DIR}/quiet.txt")
+expect("--log-level info tells what was read" EXIT 0 STDERR "info: built the model in"
+       COMMAND "${AMPPROF}" analyze "${good}" --log-level info -o "${WORK_DIR}/info.txt")
 expect("analyze to a file" EXIT 0 COMMAND "${AMPPROF}" analyze "${good}" -o "${WORK_DIR}/report.txt")
 file(READ "${WORK_DIR}/report.txt" report)
 if(NOT report MATCHES "GPU 0")
