@@ -76,27 +76,6 @@ std::string CollapseNestedArguments(std::string_view full_name) {
   return out;
 }
 
-// Splits `text` into lines of at most `width` characters at spaces (a longer word gets a line of its own).
-std::vector<std::string> Wrap(std::string_view text, size_t width) {
-  std::vector<std::string> lines;
-  std::string line;
-  size_t at = 0;
-  while (at < text.size()) {
-    const size_t space = text.find(' ', at);
-    const std::string_view word = text.substr(at, space == std::string_view::npos ? text.npos : space - at);
-    if (!line.empty() && line.size() + 1 + word.size() > width) {
-      lines.push_back(std::move(line));
-      line.clear();
-    }
-    if (!line.empty()) line += ' ';
-    line += word;
-    if (space == std::string_view::npos) break;
-    at = space + 1;
-  }
-  if (!line.empty()) lines.push_back(std::move(line));
-  return lines;
-}
-
 std::string DeviceTitle(const DeviceSummary& device) {
   std::string title = fmt::format("GPU {}", device.device_id);
   if (device.pid != 0) title += fmt::format(" (pid {})", device.pid);
@@ -186,7 +165,7 @@ void RenderStats(const Report& report, std::ostream& out, size_t width) {
   for (const base::StatEntry& entry : entries) {
     fmt::print(out, "  {:<9}  {:>12}  {}\n", base::SeverityName(entry.info->severity),
                FormatCount(entry.value), entry.info->name);
-    for (const std::string& line : Wrap(entry.info->description, width - 27)) {
+    for (const std::string& line : base::WrapText(entry.info->description, width - 27)) {
       fmt::print(out, "  {:<9}  {:>12}  {}\n", "", "", line);
     }
   }

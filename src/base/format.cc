@@ -45,4 +45,25 @@ std::string FormatBytes(uint64_t bytes) {
 
 std::string FormatPercent(double fraction) { return fmt::format("{:.1f}%", fraction * 100.0); }
 
+std::vector<std::string> WrapText(std::string_view text, size_t width) {
+  std::vector<std::string> lines;
+  std::string line;
+  size_t at = 0;
+  while (at < text.size()) {
+    const size_t space = text.find(' ', at);
+    const std::string_view word =
+        text.substr(at, space == std::string_view::npos ? std::string_view::npos : space - at);
+    if (!line.empty() && line.size() + 1 + word.size() > width) {
+      lines.push_back(std::move(line));
+      line.clear();
+    }
+    if (!line.empty() && !word.empty()) line += ' ';
+    line += word;
+    if (space == std::string_view::npos) break;
+    at = space + 1;
+  }
+  if (!line.empty()) lines.push_back(std::move(line));
+  return lines;
+}
+
 }  // namespace ampprof::base

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace ampprof::base {
 
@@ -16,6 +18,9 @@ std::string FormatBytes(uint64_t bytes);
 
 // 0.61234 -> "61.2%".
 std::string FormatPercent(double fraction);
+
+// Splits `text` into lines of at most `width` characters at spaces; a longer word gets a line of its own.
+std::vector<std::string> WrapText(std::string_view text, size_t width);
 
 }  // namespace ampprof::base
 

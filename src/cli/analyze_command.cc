@@ -54,7 +54,7 @@ CommandAction AddAnalyzeCommand(CLI::App& app) {
   command->add_option("traces", options->traces,
                       "Trace files (.ampt written by ampprof); several files are the processes of one run")
       ->required()
-      ->type_name("TRACE...");
+      ->type_name("TRACE");
   command->add_option("-o,--output", options->output, "Write the report to FILE instead of stdout")
       ->type_name("FILE");
   command->footer(

@@ -8,19 +8,26 @@
 #include <fmt/ostream.h>
 
 #include "analyzers/finding_catalog.h"
+#include "src/base/format.h"
 #include "src/cli/exit_codes.h"
 
 namespace ampprof::cli {
 namespace {
 
+constexpr size_t kWidth = 100;
+
+// A heading, then the body indented by two spaces. Prose is wrapped to the terminal width; text with
+// its own line breaks (fixes, which hold code) is printed as written.
 void PrintSection(std::ostream& out, std::string_view heading, std::string_view body) {
   fmt::print(out, "\n{}\n", heading);
-  // Indent every line of the body so headings stand out in a terminal.
+  if (body.find('\n') == std::string_view::npos) {
+    for (const std::string& line : base::WrapText(body, kWidth - 2)) fmt::print(out, "  {}\n", line);
+    return;
+  }
   size_t at = 0;
   while (at <= body.size()) {
     const size_t newline = body.find('\n', at);
-    const std::string_view line = body.substr(at, newline == std::string_view::npos ? body.npos : newline - at);
-    fmt::print(out, "  {}\n", line);
+    fmt::print(out, "  {}\n", body.substr(at, newline == std::string_view::npos ? body.npos : newline - at));
     if (newline == std::string_view::npos) break;
     at = newline + 1;
   }

@@ -173,3 +173,17 @@ TEST(FormatPercentTest, Values) {
 
 }  // namespace
 }  // namespace ampprof::base
+
+namespace ampprof::base {
+namespace {
+
+TEST(WrapTextTest, BreaksAtSpacesWithinTheWidth) {
+  EXPECT_EQ(WrapText("the quick brown fox jumps", 10),
+            (std::vector<std::string>{"the quick", "brown fox", "jumps"}));
+  EXPECT_EQ(WrapText("", 10), std::vector<std::string>{});
+  EXPECT_EQ(WrapText("averyveryverylongword and more", 8),
+            (std::vector<std::string>{"averyveryverylongword", "and more"}));
+}
+
+}  // namespace
+}  // namespace ampprof::base
