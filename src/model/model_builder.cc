@@ -5,6 +5,7 @@
 
 #include "src/model/correlation_index.h"
 #include "src/model/permutation.h"
+#include "src/model/range_nesting.h"
 
 namespace ampprof::model {
 namespace {
@@ -307,8 +308,9 @@ TraceModel ModelBuilder::Build() && {
   SortApiCalls();
   LinkToApiCalls();
   SortKernels();
-  PairRangeMarks();
-  SortAndNestRanges();
+  AppendPairedRanges(std::move(range_starts_), std::move(range_ends_), latest_time_, model_.ranges_,
+                     model_.stats_);
+  SortAndNestRanges(model_.ranges_, model_.threads_, model_.stats_);
   SortTimeTables();
   ApplyDeviceProperties();
   FillProcesses();
@@ -420,87 +422,6 @@ void ModelBuilder::SortKernels() {
   for (size_t s = 0; s < model_.streams_.size(); ++s) model_.streams_[s].kernels.reserve(per_stream[s]);
   for (uint32_t row = 0; row < kernels.size(); ++row) {
     model_.streams_[sorted_streams[row].value].kernels.push_back(KernelRow(row));
-  }
-}
-
-void ModelBuilder::PairRangeMarks() {
-  auto by_key = [](const RangeEnd& a, const RangeEnd& b) {
-    return std::tie(a.pid, a.range_id, a.timestamp) < std::tie(b.pid, b.range_id, b.timestamp);
-  };
-  std::sort(range_starts_.begin(), range_starts_.end(), by_key);
-  std::sort(range_ends_.begin(), range_ends_.end(), by_key);
-  auto add_range = [&](const RangeEnd& start, TimeNs end) {
-    RangeTable& ranges = model_.ranges_;
-    if (!HasRoom(ranges.size())) return;
-    ranges.start.storage().push_back(start.timestamp);
-    ranges.end.storage().push_back(RepairedEnd(start.timestamp, end));
-    ranges.thread.storage().push_back(start.thread);
-    ranges.category.storage().push_back(start.category);
-    ranges.domain.storage().push_back(start.domain);
-    ranges.name.storage().push_back(start.name);
-    ranges.args.storage().push_back(base::kEmptyStringId);
-  };
-  size_t e = 0;
-  for (const RangeEnd& start : range_starts_) {
-    while (e < range_ends_.size() && std::tie(range_ends_[e].pid, range_ends_[e].range_id) <
-                                         std::tie(start.pid, start.range_id)) {
-      model_.stats_.Increment(base::Stat::kRangeEndWithoutStart);
-      ++e;
-    }
-    if (e < range_ends_.size() && range_ends_[e].pid == start.pid &&
-        range_ends_[e].range_id == start.range_id) {
-      add_range(start, range_ends_[e].timestamp);
-      ++e;
-    } else {
-      model_.stats_.Increment(base::Stat::kRangeUnclosed);
-      add_range(start, std::max(latest_time_, start.timestamp));
-    }
-  }
-  model_.stats_.Increment(base::Stat::kRangeEndWithoutStart,
-                          static_cast<int64_t>(range_ends_.size() - e));
-  std::vector<RangeEnd>().swap(range_starts_);
-  std::vector<RangeEnd>().swap(range_ends_);
-}
-
-void ModelBuilder::SortAndNestRanges() {
-  RangeTable& ranges = model_.ranges_;
-  {
-    const auto threads = ranges.thread.values();
-    const auto starts = ranges.start.values();
-    const auto ends = ranges.end.values();
-    ranges.parent.storage().resize(ranges.size());
-    ranges.depth.storage().resize(ranges.size());
-    // Parents first: at equal starts, the longer range encloses the shorter.
-    internal::SortRows(ranges, ranges.size(), [&](uint32_t a, uint32_t b) {
-      return std::make_tuple(threads[a].value, starts[a], -ends[a]) <
-             std::make_tuple(threads[b].value, starts[b], -ends[b]);
-    });
-  }
-  std::vector<RangeRow> open;  // enclosing ranges of the current one, outermost first
-  for (uint32_t row = 0; row < ranges.size();) {
-    const ThreadRow thread = ranges.thread[RangeRow(row)];
-    uint32_t end = row;
-    open.clear();
-    for (; end < ranges.size() && ranges.thread[RangeRow(end)] == thread; ++end) {
-      const RangeRow range(end);
-      const TimeNs start = ranges.start[range];
-      while (!open.empty() && ranges.end[open.back()] <= start) open.pop_back();
-      if (open.empty() || ranges.end[range] <= ranges.end[open.back()]) {
-        ranges.parent.storage()[end] = open.empty() ? RangeRow() : open.back();
-        ranges.depth.storage()[end] = static_cast<uint16_t>(std::min<size_t>(open.size(), UINT16_MAX));
-        open.push_back(range);
-        continue;
-      }
-      // It starts inside the innermost open range but ends after it: not nested. Its parent is the
-      // innermost open range that does contain it, and it does not become a parent itself.
-      model_.stats_.Increment(base::Stat::kRangeImproperNesting);
-      size_t depth = open.size();
-      while (depth > 0 && ranges.end[open[depth - 1]] < ranges.end[range]) --depth;
-      ranges.parent.storage()[end] = depth == 0 ? RangeRow() : open[depth - 1];
-      ranges.depth.storage()[end] = static_cast<uint16_t>(std::min<size_t>(depth, UINT16_MAX));
-    }
-    model_.threads_[thread.value].ranges = {row, end};
-    row = end;
   }
 }
 

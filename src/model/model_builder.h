@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "collectors/records/record_sink.h"
+#include "src/model/range_nesting.h"
 #include "src/model/trace_model.h"
 
 namespace ampprof::model {
@@ -55,16 +56,6 @@ class ModelBuilder final : public records::RecordSink {
   TraceModel Build() &&;
 
  private:
-  // One end of a range recorded as two marks, waiting for its partner.
-  struct RangeEnd {
-    uint32_t pid;
-    uint64_t range_id;
-    TimeNs timestamp;
-    ThreadRow thread;
-    records::RangeCategory category;
-    StringId domain;
-    StringId name;
-  };
   struct SignatureHash {
     size_t operator()(const KernelSignature& s) const noexcept;
   };
@@ -83,8 +74,6 @@ class ModelBuilder final : public records::RecordSink {
   void SortApiCalls();
   void LinkToApiCalls();
   void SortKernels();
-  void PairRangeMarks();
-  void SortAndNestRanges();
   void SortTimeTables();
   void ApplyDeviceProperties();
   void FillProcesses();
@@ -101,8 +90,8 @@ class ModelBuilder final : public records::RecordSink {
 
   std::vector<records::DeviceRecord> device_records_;
   std::vector<records::ProcessRecord> process_records_;
-  std::vector<RangeEnd> range_starts_;
-  std::vector<RangeEnd> range_ends_;
+  std::vector<RangeMark> range_starts_;
+  std::vector<RangeMark> range_ends_;
   TimeNs latest_time_ = 0;
 
   std::unordered_map<uint64_t, ThreadRow> threads_by_key_;
