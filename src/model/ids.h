@@ -36,6 +36,7 @@ using MemcpyRow = Row<struct MemcpyTag>;
 using MemsetRow = Row<struct MemsetTag>;
 using SyncRow = Row<struct SyncTag>;
 using RangeRow = Row<struct RangeTag>;
+using RangeLabelRow = Row<struct RangeLabelTag>;
 using MarkRow = Row<struct MarkTag>;
 using MemoryEventRow = Row<struct MemoryEventTag>;
 using OverheadRow = Row<struct OverheadTag>;

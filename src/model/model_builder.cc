@@ -26,6 +26,14 @@ void ReserveTable(Table& table, uint64_t rows) {
 
 }  // namespace
 
+size_t ModelBuilder::LabelHash::operator()(const RangeLabel& l) const noexcept {
+  uint64_t hash = l.name.value;
+  for (uint32_t v : {static_cast<uint32_t>(l.category), l.domain.value, l.args.value}) {
+    hash = Mix(hash, v);
+  }
+  return static_cast<size_t>(hash);
+}
+
 size_t ModelBuilder::SignatureHash::operator()(const KernelSignature& s) const noexcept {
   uint64_t hash = s.name.value;
   for (uint32_t v : {s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1], s.block[2],
@@ -152,10 +160,7 @@ void ModelBuilder::Add(const records::RangeRecord& record) {
   ranges.start.storage().push_back(record.start);
   ranges.end.storage().push_back(end);
   ranges.thread.storage().push_back(ThreadFor(record.pid, record.tid));
-  ranges.category.storage().push_back(record.category);
-  ranges.domain.storage().push_back(record.domain);
-  ranges.name.storage().push_back(record.name);
-  ranges.args.storage().push_back(record.args);
+  ranges.label.storage().push_back(LabelFor({record.category, record.domain, record.name, record.args}));
   NoteEnd(end);
 }
 
@@ -174,9 +179,12 @@ void ModelBuilder::Add(const records::MarkRecord& record) {
     }
     case records::MarkKind::kRangeStart:
     case records::MarkKind::kRangeEnd: {
-      auto& pending = record.kind == records::MarkKind::kRangeStart ? range_starts_ : range_ends_;
-      pending.push_back({record.pid, record.range_id, record.timestamp, thread, record.category,
-                         record.domain, record.name});
+      if (record.kind == records::MarkKind::kRangeStart) {
+        range_starts_.push_back({record.pid, record.range_id, record.timestamp, thread,
+                                 LabelFor({record.category, record.domain, record.name, {}})});
+      } else {
+        range_ends_.push_back({record.pid, record.range_id, record.timestamp, thread, RangeLabelRow()});
+      }
       return;
     }
   }
@@ -281,6 +289,22 @@ KernelSignatureRow ModelBuilder::SignatureFor(const records::KernelRecord& recor
   if (inserted) {
     it->second = KernelSignatureRow(static_cast<uint32_t>(model_.signatures_.size()));
     model_.signatures_.push_back(signature);
+  }
+  last = it->second;
+  return it->second;
+}
+
+RangeLabelRow ModelBuilder::LabelFor(const RangeLabel& label) {
+  // Ranges of one name usually repeat their last label: check that before hashing.
+  if (label.name.value >= last_label_of_name_.size()) {
+    last_label_of_name_.resize(strings().size(), RangeLabelRow());
+  }
+  RangeLabelRow& last = last_label_of_name_[label.name.value];
+  if (last.valid() && model_.range_labels_[last.value] == label) return last;
+  auto [it, inserted] = labels_by_value_.try_emplace(label, RangeLabelRow());
+  if (inserted) {
+    it->second = RangeLabelRow(static_cast<uint32_t>(model_.range_labels_.size()));
+    model_.range_labels_.push_back(label);
   }
   last = it->second;
   return it->second;

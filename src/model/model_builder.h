@@ -59,11 +59,15 @@ class ModelBuilder final : public records::RecordSink {
   struct SignatureHash {
     size_t operator()(const KernelSignature& s) const noexcept;
   };
+  struct LabelHash {
+    size_t operator()(const RangeLabel& l) const noexcept;
+  };
 
   ThreadRow ThreadFor(uint32_t pid, uint32_t tid);
   DeviceRow DeviceFor(uint32_t pid, uint32_t device_id);
   StreamRow StreamFor(uint32_t pid, uint32_t device_id, uint32_t stream_id);
   KernelSignatureRow SignatureFor(const records::KernelRecord& record);
+  RangeLabelRow LabelFor(const RangeLabel& label);
   // Returns `end`, or `start` (with a stat) when the record claims to end before it starts.
   TimeNs RepairedEnd(TimeNs start, TimeNs end);
   // False (with a stat) when `rows` already fills a table.
@@ -99,6 +103,8 @@ class ModelBuilder final : public records::RecordSink {
   std::unordered_map<uint64_t, StreamRow> streams_by_key_;
   std::unordered_map<KernelSignature, KernelSignatureRow, SignatureHash> signatures_by_value_;
   std::vector<KernelSignatureRow> last_signature_of_name_;  // by name StringId
+  std::unordered_map<RangeLabel, RangeLabelRow, LabelHash> labels_by_value_;
+  std::vector<RangeLabelRow> last_label_of_name_;  // by name StringId
   // One-entry caches: records of one stream and one thread arrive in runs.
   uint64_t last_stream_key_ = UINT64_MAX;
   StreamRow last_stream_;

@@ -26,10 +26,7 @@ void AppendPairedRanges(std::vector<RangeMark> starts, std::vector<RangeMark> en
     ranges.start.storage().push_back(start.timestamp);
     ranges.end.storage().push_back(end);
     ranges.thread.storage().push_back(start.thread);
-    ranges.category.storage().push_back(start.category);
-    ranges.domain.storage().push_back(start.domain);
-    ranges.name.storage().push_back(start.name);
-    ranges.args.storage().push_back(base::kEmptyStringId);
+    ranges.label.storage().push_back(start.label);
   };
   size_t e = 0;
   for (const RangeMark& start : starts) {

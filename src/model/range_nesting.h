@@ -18,9 +18,7 @@ struct RangeMark {
   uint64_t range_id = 0;
   TimeNs timestamp = 0;
   ThreadRow thread;
-  records::RangeCategory category = records::RangeCategory::kNvtx;
-  StringId domain;
-  StringId name;
+  RangeLabelRow label;  // set on starts; the name travels with the start
 };
 
 // Pairs starts with ends by (pid, range_id), in time order when an id repeats, and appends one range per

@@ -9,8 +9,11 @@
 // launches of the same kernel (name, grid, block, registers, shared memory) are stored once per distinct
 // combination in the KernelSignature table.
 //
-// Dimension tables (devices, processes, threads, streams, signatures) have a handful to thousands of
-// rows and are plain vectors of structs.
+// Fields that repeat across ranges (category, domain, name, arguments) are stored once per distinct
+// combination in the RangeLabel table.
+//
+// Dimension tables (devices, processes, threads, streams, signatures, labels) have a handful to
+// thousands of rows and are plain vectors of structs.
 //
 // Sort orders (ModelBuilder establishes them; queries rely on them):
 //   kernels      by (device, start, end): each device's kernels are one contiguous RowRange;
@@ -91,6 +94,17 @@ struct Stream {
   uint32_t pid = 0;
   uint32_t stream_id = 0;          // CUDA's id for the stream
   std::vector<KernelRow> kernels;  // this stream's kernels, in start order
+};
+
+// What a range is, apart from when and where: stored once per distinct combination (the same op names
+// recur on every step), like kernel signatures.
+struct RangeLabel {
+  records::RangeCategory category = records::RangeCategory::kNvtx;
+  StringId domain;  // NVTX domain; empty for the default domain and for framework ops
+  StringId name;
+  StringId args;    // free text the source attached (input shapes, ...), often empty
+
+  friend bool operator==(const RangeLabel&, const RangeLabel&) = default;
 };
 
 struct KernelSignature {
@@ -215,10 +229,7 @@ struct RangeTable {
   Column<RangeRow, TimeNs> start;
   Column<RangeRow, TimeNs> end;
   Column<RangeRow, ThreadRow> thread;
-  Column<RangeRow, records::RangeCategory> category;
-  Column<RangeRow, StringId> domain;
-  Column<RangeRow, StringId> name;
-  Column<RangeRow, StringId> args;
+  Column<RangeRow, RangeLabelRow> label;
   Column<RangeRow, RangeRow> parent;  // the innermost range on the thread that encloses it
   Column<RangeRow, uint16_t> depth;   // 0 for ranges with no parent
 
@@ -229,10 +240,7 @@ struct RangeTable {
     f(t.start);
     f(t.end);
     f(t.thread);
-    f(t.category);
-    f(t.domain);
-    f(t.name);
-    f(t.args);
+    f(t.label);
     f(t.parent);
     f(t.depth);
   }

@@ -44,7 +44,8 @@ size_t TraceModel::MemoryBytes() const {
            TableBytes(memsets_) + TableBytes(syncs_) + TableBytes(ranges_) + TableBytes(marks_) +
            TableBytes(memory_) + TableBytes(overheads_);
   for (const Stream& stream : streams_) bytes += stream.kernels.capacity() * sizeof(KernelRow);
-  bytes += signatures_.capacity() * sizeof(KernelSignature) + threads_.capacity() * sizeof(Thread) +
+  bytes += signatures_.capacity() * sizeof(KernelSignature) +
+           range_labels_.capacity() * sizeof(RangeLabel) + threads_.capacity() * sizeof(Thread) +
            devices_.capacity() * sizeof(Device) + processes_.capacity() * sizeof(Process);
   return bytes;
 }

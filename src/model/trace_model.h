@@ -49,12 +49,14 @@ class TraceModel {
   const std::vector<Device>& devices() const { return devices_; }
   const std::vector<Stream>& streams() const { return streams_; }
   const std::vector<KernelSignature>& kernel_signatures() const { return signatures_; }
+  const std::vector<RangeLabel>& range_labels() const { return range_labels_; }
 
   const Process& process(ProcessRow row) const { return processes_[row.value]; }
   const Thread& thread(ThreadRow row) const { return threads_[row.value]; }
   const Device& device(DeviceRow row) const { return devices_[row.value]; }
   const Stream& stream(StreamRow row) const { return streams_[row.value]; }
   const KernelSignature& signature(KernelSignatureRow row) const { return signatures_[row.value]; }
+  const RangeLabel& label(RangeRow row) const { return range_labels_[ranges_.label[row].value]; }
 
   const KernelTable& kernels() const { return kernels_; }
   const ApiCallTable& api_calls() const { return api_calls_; }
@@ -67,6 +69,7 @@ class TraceModel {
   const OverheadTable& overheads() const { return overheads_; }
 
   std::string_view KernelName(KernelRow row) const;
+  std::string_view RangeName(RangeRow row) const { return strings_.Get(label(row).name); }
   DeviceRow DeviceOf(KernelRow row) const { return streams_[kernels_.stream[row].value].device; }
   // From the first start to the last end of GPU work (kernels, copies, memsets); nullopt if there is none.
   std::optional<base::Interval> GpuSpan() const;
@@ -84,6 +87,7 @@ class TraceModel {
   std::vector<Device> devices_;
   std::vector<Stream> streams_;
   std::vector<KernelSignature> signatures_;
+  std::vector<RangeLabel> range_labels_;
   KernelTable kernels_;
   ApiCallTable api_calls_;
   MemcpyTable memcpys_;

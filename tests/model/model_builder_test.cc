@@ -128,7 +128,7 @@ TEST(ModelBuilder, NestsRangesPerThread) {
   const RangeTable& ranges = model.ranges();
   auto find = [&](std::string_view name) {
     for (uint32_t i = 0; i < ranges.size(); ++i) {
-      if (model.Text(ranges.name[RangeRow(i)]) == name) return RangeRow(i);
+      if (model.RangeName(RangeRow(i)) == name) return RangeRow(i);
     }
     return RangeRow();
   };
@@ -150,8 +150,8 @@ TEST(ModelBuilder, KeepsOverlappingRangesWithoutMakingThemParents) {
   const TraceModel model = std::move(builder).Build();
   EXPECT_EQ(model.stats().Get(base::Stat::kRangeImproperNesting), 1);
   const RangeTable& ranges = model.ranges();
-  EXPECT_EQ(model.Text(ranges.name[RangeRow(2)]), "b-crosses-a");
-  EXPECT_EQ(model.Text(ranges.name[ranges.parent[RangeRow(2)]]), "outer");
+  EXPECT_EQ(model.RangeName(RangeRow(2)), "b-crosses-a");
+  EXPECT_EQ(model.RangeName(ranges.parent[RangeRow(2)]), "outer");
 }
 
 TEST(ModelBuilder, PairsRangeMarksAndClosesRangesLeftOpen) {
@@ -167,9 +167,9 @@ TEST(ModelBuilder, PairsRangeMarksAndClosesRangesLeftOpen) {
 
   const RangeTable& ranges = model.ranges();
   ASSERT_EQ(ranges.size(), 2u);
-  EXPECT_EQ(model.Text(ranges.name[RangeRow(0)]), "step 0");
+  EXPECT_EQ(model.RangeName(RangeRow(0)), "step 0");
   EXPECT_EQ(ranges.end[RangeRow(0)], 50);
-  EXPECT_EQ(model.Text(ranges.name[RangeRow(1)]), "step 1");
+  EXPECT_EQ(model.RangeName(RangeRow(1)), "step 1");
   EXPECT_EQ(ranges.end[RangeRow(1)], 400);  // closed at the end of the trace
   EXPECT_EQ(model.stats().Get(base::Stat::kRangeUnclosed), 1);
   EXPECT_EQ(model.stats().Get(base::Stat::kRangeEndWithoutStart), 1);
@@ -196,6 +196,33 @@ TEST(ModelBuilder, DeduplicatesKernelSignatures) {
   const TraceModel model = std::move(builder).Build();
   EXPECT_EQ(model.kernels().size(), 100u);
   EXPECT_EQ(model.kernel_signatures().size(), 2u);
+}
+
+TEST(ModelBuilder, DeduplicatesRangeLabelsAndKeepsArguments) {
+  ModelBuilder builder;
+  RecordBuilder b(builder);
+  for (int i = 0; i < 100; ++i) {
+    b.Range(i % 2 ? "aten::linear" : "aten::relu", i * 10, i * 10 + 5, records::RangeCategory::kCpuOp);
+  }
+  records::RangeRecord with_args;
+  with_args.pid = b.pid;
+  with_args.tid = b.tid;
+  with_args.category = records::RangeCategory::kCpuOp;
+  with_args.name = b.Intern("aten::linear");
+  with_args.args = b.Intern("sizes = [[20, 128], [128, 128]]");
+  with_args.start = 2000;
+  with_args.end = 2010;
+  builder.Add(with_args);
+  b.RangeStart(1, "aten::linear", 3000);  // an NVTX range of the same name is another label
+  b.RangeEnd(1, 3010);
+  const TraceModel model = std::move(builder).Build();
+
+  EXPECT_EQ(model.ranges().size(), 102u);
+  EXPECT_EQ(model.range_labels().size(), 4u);
+  const RangeRow last_cpu_op(100);
+  EXPECT_EQ(model.RangeName(last_cpu_op), "aten::linear");
+  EXPECT_EQ(model.Text(model.label(last_cpu_op).args), "sizes = [[20, 128], [128, 128]]");
+  EXPECT_EQ(model.label(RangeRow(101)).category, records::RangeCategory::kNvtx);
 }
 
 TEST(ModelBuilder, SyncTakesItsThreadFromItsApiCall) {

@@ -56,7 +56,7 @@ TEST(InnermostRangeAt, WalksUpToTheEnclosingRange) {
   ASSERT_EQ(model.thread(main_thread).tid, 101u);
   auto name_at = [&](base::TimeNs t) {
     const RangeRow row = InnermostRangeAt(model, main_thread, t);
-    return row.valid() ? std::string(model.Text(model.ranges().name[row])) : std::string("<none>");
+    return row.valid() ? std::string(model.RangeName(row)) : std::string("<none>");
   };
   EXPECT_EQ(name_at(-1), "<none>");
   EXPECT_EQ(name_at(0), "step");
@@ -77,7 +77,7 @@ TEST(InnermostRangeAt, AttributesAKernelToTheOpThatLaunchedIt) {
   ASSERT_TRUE(launch.valid());
   const RangeRow op = InnermostRangeAt(model, model.api_calls().thread[launch], model.api_calls().start[launch]);
   ASSERT_TRUE(op.valid());
-  EXPECT_EQ(model.Text(model.ranges().name[op]), "aten::addmm");
+  EXPECT_EQ(model.RangeName(op), "aten::addmm");
 }
 
 }  // namespace
