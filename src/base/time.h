@@ -9,7 +9,9 @@
 //   FormatDuration(step.duration());   // "3.50 us"
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace ampprof::base {
 
@@ -33,6 +35,13 @@ struct Interval {
   }
   friend bool operator==(const Interval&, const Interval&) = default;
 };
+
+// Converts a decimal number of microseconds, as JSON traces write it ("1419247332972.313", "12",
+// "4.5e3"), to integer nanoseconds exactly: digits are shifted, never multiplied as floating point, so
+// two timestamps that differ by a nanosecond in the text differ by a nanosecond here, and an end never
+// rounds to before its start. Digits beyond nanoseconds are rounded half away from zero. Returns nullopt
+// for text that is not a JSON number or whose value does not fit in int64 nanoseconds.
+std::optional<TimeNs> ParseMicrosecondsToNs(std::string_view text);
 
 // Three significant digits in the largest unit that keeps the value >= 1: "0 ns", "850 ns", "12.3 us",
 // "4.56 ms", "1.23 s", "75.0 s", "1234.5 s". Negative durations keep their sign.

@@ -187,3 +187,39 @@ TEST(WrapTextTest, BreaksAtSpacesWithinTheWidth) {
 
 }  // namespace
 }  // namespace ampprof::base
+
+namespace ampprof::base {
+namespace {
+
+TEST(ParseMicrosecondsToNs, IsExact) {
+  EXPECT_EQ(ParseMicrosecondsToNs("1419247332972.313"), 1419247332972313);
+  EXPECT_EQ(ParseMicrosecondsToNs("1712867402348256"), 1712867402348256000);
+  EXPECT_EQ(ParseMicrosecondsToNs("68.0"), 68000);
+  EXPECT_EQ(ParseMicrosecondsToNs("0.001"), 1);
+  EXPECT_EQ(ParseMicrosecondsToNs("0"), 0);
+  EXPECT_EQ(ParseMicrosecondsToNs("-2.5"), -2500);
+  EXPECT_EQ(ParseMicrosecondsToNs("4.5e3"), 4'500'000);
+  EXPECT_EQ(ParseMicrosecondsToNs("1.5E-3"), 2);  // 1.5 ns rounds half away from zero
+  EXPECT_EQ(ParseMicrosecondsToNs("0.0004"), 0);
+  EXPECT_EQ(ParseMicrosecondsToNs("0.0005"), 1);
+  EXPECT_EQ(ParseMicrosecondsToNs("2.0000000000000000000000000001"), 2000);
+}
+
+TEST(ParseMicrosecondsToNs, NeverLetsAnEndRoundBeforeItsStart) {
+  // Floating point would turn 1419247332972.313 + 0.001 into 1419247332972.3140..., or ...3139...;
+  // exact parsing keeps every nanosecond.
+  const TimeNs start = *ParseMicrosecondsToNs("1419247332972.313");
+  const TimeNs end = *ParseMicrosecondsToNs("1419247332972.314");
+  EXPECT_EQ(end - start, 1);
+}
+
+TEST(ParseMicrosecondsToNs, RejectsWhatIsNotANumber) {
+  for (std::string_view bad : {"", "-", ".", "1.2.3", "12a", "1e", "1e+", "NaN", "\"12\"", " 12"}) {
+    EXPECT_FALSE(ParseMicrosecondsToNs(bad).has_value()) << bad;
+  }
+  EXPECT_FALSE(ParseMicrosecondsToNs("1e30").has_value()) << "overflows int64 nanoseconds";
+  EXPECT_FALSE(ParseMicrosecondsToNs("99999999999999999999").has_value());
+}
+
+}  // namespace
+}  // namespace ampprof::base
