@@ -100,6 +100,13 @@ TraceSummary Summarize(const TraceModel& model) {
   for (uint32_t i = 0; i < model.kernels().size(); ++i) {
     summary.kernel_time_ns += model.kernels().duration(KernelRow(i));
   }
+  for (const model::Process& process : model.processes()) {
+    summary.process_list.push_back({process.pid,
+                                    process.command == base::kEmptyStringId
+                                        ? std::string()
+                                        : std::string(model.Text(process.command)),
+                                    process.rank, process.world_size});
+  }
   for (uint32_t i = 0; i < model.devices().size(); ++i) {
     summary.devices.push_back(SummarizeDevice(model, model::DeviceRow(i)));
   }

@@ -38,6 +38,13 @@ struct DeviceSummary {
   double busy_fraction = 0.0;  // 0 when the span is empty
 };
 
+struct ProcessSummary {
+  uint32_t pid = 0;
+  std::string command;
+  int32_t rank = -1;  // -1 when not distributed or unknown
+  int32_t world_size = 0;
+};
+
 struct KernelTimeSummary {
   std::string name;
   uint64_t count = 0;
@@ -59,6 +66,7 @@ struct TraceSummary {
   uint64_t memory_events = 0;
   std::optional<base::Interval> gpu_span;
   base::DurationNs kernel_time_ns = 0;  // sum of kernel durations, all devices
+  std::vector<ProcessSummary> process_list;
   std::vector<DeviceSummary> devices;
   std::vector<KernelTimeSummary> top_kernels;  // by total time, at most kTopKernels
 };

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
 
 #include "src/base/format.h"
 #include "src/base/time.h"
@@ -93,10 +94,16 @@ std::string DeviceTitle(const DeviceSummary& device) {
 
 void RenderInputs(const Report& report, std::ostream& out, size_t width) {
   for (const analyzers::ReportInput& input : report.inputs) {
-    fmt::print(out, "trace     {}\n", Shorten(fmt::format("{} ({})", input.path, input.format), width - 10));
+    fmt::print(out, "trace     {}\n", Shorten(input.path, width - 10));
+    fmt::print(out, "format    {}\n", input.format);
   }
   if (!report.summary.workload.empty()) {
     fmt::print(out, "workload  {}\n", Shorten(report.summary.workload, width - 10));
+  }
+  for (const analyzers::ProcessSummary& process : report.summary.process_list) {
+    if (process.rank < 0) continue;  // the rank is the only thing the lines above do not say
+    fmt::print(out, "process   pid {}: rank {}{}\n", process.pid, process.rank,
+               process.world_size > 0 ? fmt::format(" of {}", process.world_size) : std::string());
   }
 }
 
@@ -109,17 +116,24 @@ void RenderDevices(const Report& report, std::ostream& out, size_t width) {
     fmt::print(out, "\nNo GPU activity was recorded.\n");
     return;
   }
+  std::vector<std::string> idle;  // devices the trace describes but that ran nothing
   for (const DeviceSummary& device : summary.devices) {
-    fmt::print(out, "\n{}\n", Shorten(DeviceTitle(device), width));
     if (device.kernels == 0) {
-      fmt::print(out, "  no kernels\n");
+      idle.push_back(fmt::format("{}", device.device_id));
       continue;
     }
+    fmt::print(out, "\n{}\n", Shorten(DeviceTitle(device), width));
     fmt::print(out, "  kernels   {} on {} stream{}\n", FormatCount(static_cast<int64_t>(device.kernels)),
                device.streams_with_kernels, device.streams_with_kernels == 1 ? "" : "s");
     fmt::print(out, "  busy      {} of {} ({} idle between kernels)\n",
                FormatPercent(device.busy_fraction), FormatDuration(device.span->duration()),
                FormatDuration(device.span->duration() - device.busy_ns));
+  }
+  if (!idle.empty()) {
+    fmt::print(out, "\n{}\n",
+               Shorten(fmt::format("No kernels on GPU{} {}", idle.size() == 1 ? "" : "s",
+                                   fmt::join(idle, ", ")),
+                       width));
   }
 }
 

@@ -64,7 +64,13 @@ enum class StatSeverity : uint8_t { kInfo, kDataLoss, kError };
   X(kRangeEndWithoutStart, "range_end_without_start", kInfo,                                              \
     "range ends whose start was not recorded (it came before tracing began), ignored")                   \
   X(kTableRowLimit, "table_row_limit", kDataLoss,                                                        \
-    "records dropped because a table reached its limit of 2^32 - 2 rows")
+    "records dropped because a table reached its limit of 2^32 - 2 rows")                                \
+  X(kJsonTruncated, "json_truncated", kDataLoss,                                                          \
+    "the JSON trace (or its gzip stream) ends before the document is complete: the file was cut; "        \
+    "events after that point are lost")                                                                  \
+  X(kJsonInvalidEvents, "json_invalid_events", kError,                                                    \
+    "trace events that are not valid JSON objects, or whose fields have the wrong type or are missing "  \
+    "(no timestamp), skipped")
 
 enum class Stat : uint16_t {
 #define AMPPROF_STAT_ENUM(enumerator, name, severity, description) enumerator,

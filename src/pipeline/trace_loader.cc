@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "collectors/kineto/kineto_importer.h"
 #include "collectors/records/ampt_reader.h"
 
 namespace ampprof::pipeline {
@@ -68,15 +69,19 @@ base::StatusOr<TraceFormat> LoadTrace(const std::string& path, records::RecordSi
       RETURN_IF_ERROR(records::ReadAmptFile(path, sink));
       return format;
     case TraceFormat::kKinetoJson:
+      RETURN_IF_ERROR(kineto::ImportKinetoTrace(path, sink));
+      return format;
     case TraceFormat::kNsysSqlite:
-      // The importers for these formats (collectors/kineto, collectors/nsys) are not part of this
-      // version yet; say what the file is rather than calling it corrupt.
+      // The Nsight Systems importer (collectors/nsys) is not part of this version yet; say what the
+      // file is rather than calling it corrupt.
       return base::UnsupportedError("{}: looks like a {}, which this version of ampprof cannot read yet",
                                     path, TraceFormatName(format));
     case TraceFormat::kUnknown: break;
   }
   return base::InvalidDataError(
-      "{}: not a trace ampprof can read (expected an .ampt trace written by `ampprof run`)", path);
+      "{}: not a trace ampprof can read (expected an .ampt trace, PyTorch profiler JSON or an Nsight "
+      "Systems SQLite export)",
+      path);
 }
 
 }  // namespace ampprof::pipeline

@@ -68,9 +68,13 @@ TEST(LoadTrace, GivesOneLineErrorsNamingTheFile) {
   EXPECT_EQ(LoadTrace(empty, sink).status().message(), empty + ": file is empty");
   const std::string text = WriteText(dir, "notes.txt", "not a trace");
   EXPECT_EQ(LoadTrace(text, sink).status().message(),
-            text + ": not a trace ampprof can read (expected an .ampt trace written by `ampprof run`)");
-  const std::string kineto = WriteText(dir, "trace.json", "{\"traceEvents\": []}");
-  EXPECT_EQ(LoadTrace(kineto, sink).status().code(), base::StatusCode::kUnsupported);
+            text + ": not a trace ampprof can read (expected an .ampt trace, PyTorch profiler JSON or "
+                   "an Nsight Systems SQLite export)");
+  const std::string json = WriteText(dir, "config.json", "{\"learning_rate\": 0.1}");
+  EXPECT_EQ(LoadTrace(json, sink).status().message(),
+            json + ": JSON, but not a PyTorch profiler trace (no traceEvents)");
+  const std::string sqlite = WriteText(dir, "x.sqlite", std::string("SQLite format 3\0rest", 20));
+  EXPECT_EQ(LoadTrace(sqlite, sink).status().code(), base::StatusCode::kUnsupported);
   EXPECT_EQ(LoadTrace(dir.File("missing.ampt"), sink).status().code(), base::StatusCode::kNotFound);
   EXPECT_EQ(LoadTrace(dir.path(), sink).status().code(), base::StatusCode::kInvalidArgument);
 }

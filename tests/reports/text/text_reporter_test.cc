@@ -42,7 +42,8 @@ std::string Render(const analyzers::Report& report) {
 
 TEST(RenderText, ShowsDevicesBusyTimeAndTopKernels) {
   const std::string text = Render(SampleReport());
-  EXPECT_NE(text.find("trace     run.ampt (ampprof trace, format 1.0)"), std::string::npos) << text;
+  EXPECT_NE(text.find("trace     run.ampt\nformat    ampprof trace, format 1.0\n"), std::string::npos)
+      << text;
   EXPECT_NE(text.find("GPU 0 (pid 77): NVIDIA H100 80GB HBM3, sm_90, 132 SMs"), std::string::npos) << text;
   EXPECT_NE(text.find("kernels   1,234 on 2 streams"), std::string::npos) << text;
   EXPECT_NE(text.find("busy      50.0% of 2.00 ms (1.00 ms idle between kernels)"), std::string::npos)
@@ -95,6 +96,20 @@ TEST(RenderText, CollapsesNestedTemplateArgumentsOfVeryLongNames) {
             std::string::npos)
       << text;
   EXPECT_NE(text.find("#1}, std::array<...> >\n"), std::string::npos) << text;
+}
+
+TEST(RenderText, ListsDevicesWithoutKernelsOnOneLineAndShowsTheRank) {
+  analyzers::Report report = SampleReport();
+  for (uint32_t id = 1; id <= 3; ++id) {
+    analyzers::DeviceSummary idle;
+    idle.device_id = id;
+    idle.name = "NVIDIA H100 80GB HBM3";
+    report.summary.devices.push_back(idle);
+  }
+  report.summary.process_list.push_back({77, "python train.py", 3, 8});
+  const std::string text = Render(report);
+  EXPECT_NE(text.find("\nNo kernels on GPUs 1, 2, 3\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("process   pid 77: rank 3 of 8\n"), std::string::npos) << text;
 }
 
 TEST(RenderText, SaysWhenNoGpuWorkWasRecorded) {

@@ -1,0 +1,87 @@
+#ifndef AMPPROF_COLLECTORS_KINETO_JSON_EVENT_STREAM_H_
+#define AMPPROF_COLLECTORS_KINETO_JSON_EVENT_STREAM_H_
+
+// Splits a Chrome-trace JSON document into the parts an importer needs, without holding the document in
+// memory: each element of the top-level "traceEvents" array, and each other top-level member
+// ("deviceProperties", "distributedInfo", ...), one at a time, as JSON text. Traces are gigabytes; their
+// events are a few hundred bytes each, so memory stays at one read block plus the largest single value.
+//
+//   JsonEventStream stream(reader);
+//   for (;;) {
+//     ASSIGN_OR_RETURN(JsonEventStream::Item item, stream.Next());
+//     if (item.kind == JsonEventStream::ItemKind::kEnd) break;
+//     ... item.json is one event (kEvent) or the value of member item.key (kMember) ...
+//   }
+//
+// The scanner checks structure (brackets, strings, commas) but not values; each item is then parsed
+// on its own (simdjson on-demand), which validates it. A document that is a bare array (Chrome's "JSON
+// array format") is all events. Views stay valid until the next call and are followed by at least
+// kPadding readable bytes, as simdjson requires.
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "collectors/kineto/decompressing_reader.h"
+#include "src/base/status.h"
+
+namespace ampprof::kineto {
+
+class JsonEventStream {
+ public:
+  static constexpr size_t kPadding = 64;  // >= SIMDJSON_PADDING
+  // No single event or member may be larger: a bound on memory whatever the file claims.
+  static constexpr size_t kMaxValueBytes = size_t{1} << 30;
+
+  enum class ItemKind { kEvent, kMember, kEnd };
+  struct Item {
+    ItemKind kind = ItemKind::kEnd;
+    std::string_view key;   // kMember only
+    std::string_view json;  // the value's text
+    uint64_t offset = 0;    // where it starts in the (uncompressed) document
+  };
+
+  explicit JsonEventStream(DecompressingReader& reader);
+
+  // kEnd at the end of the document, or where the data ended early (see truncated()). Malformed
+  // structure is an error naming the byte offset.
+  base::StatusOr<Item> Next();
+
+  // True when the data ended before the document was complete (a cut file).
+  bool truncated() const { return truncated_; }
+  uint64_t events() const { return events_; }
+  // True once a traceEvents array (or a bare top-level array) has been entered.
+  bool saw_event_array() const { return saw_event_array_; }
+
+ private:
+  enum class State { kStart, kMemberOrEnd, kEvents, kDone };
+
+  // Makes at least one more byte available at cursor_ (reading, compacting or growing the buffer).
+  // False at the end of the data.
+  base::StatusOr<bool> Fill();
+  // Skips whitespace; false at the end of the data.
+  base::StatusOr<bool> SkipWhitespace();
+  // Advances cursor_ past the JSON value that starts there. False if the data ends inside it.
+  base::StatusOr<bool> SkipValue();
+  // Advances cursor_ past a string whose opening quote is at cursor_.
+  base::StatusOr<bool> SkipString();
+  base::Status Unexpected(std::string_view expected) const;
+  uint64_t OffsetOf(size_t position) const { return consumed_bytes_ + position; }
+
+  DecompressingReader& reader_;
+  std::vector<char> buffer_;
+  size_t cursor_ = 0;     // next byte to look at
+  size_t end_ = 0;        // end of valid data in buffer_
+  size_t anchor_ = 0;     // start of the item being scanned: bytes before it may be discarded
+  uint64_t consumed_bytes_ = 0;  // document offset of buffer_[0]
+  State state_ = State::kStart;
+  bool bare_array_ = false;
+  bool truncated_ = false;
+  bool eof_ = false;
+  bool saw_event_array_ = false;
+  uint64_t events_ = 0;
+};
+
+}  // namespace ampprof::kineto
+
+#endif  // AMPPROF_COLLECTORS_KINETO_JSON_EVENT_STREAM_H_

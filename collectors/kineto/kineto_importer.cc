@@ -1,0 +1,417 @@
+#include "collectors/kineto/kineto_importer.h"
+
+#include <optional>
+#include <vector>
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include "collectors/kineto/decompressing_reader.h"
+#include "collectors/kineto/json_event_stream.h"
+#include "collectors/kineto/kineto_event.h"
+#include "src/base/time.h"
+
+namespace ampprof::kineto {
+namespace {
+
+namespace od = simdjson::ondemand;
+using records::MemcpyKind;
+using records::MemoryKind;
+
+// Linux pids and tids fit in 32 bits; Kineto sometimes writes 64-bit thread handles. Fold those so
+// that distinct handles stay distinct in practice; negative ids (device-level rows) become 0.
+uint32_t FoldId(std::optional<int64_t> id) {
+  if (!id || *id < 0) return 0;
+  const auto value = static_cast<uint64_t>(*id);
+  return static_cast<uint32_t>(value <= UINT32_MAX ? value : value ^ (value >> 32));
+}
+
+uint32_t NonNegative(int64_t value) {
+  return value < 0 ? 0 : static_cast<uint32_t>(std::min<int64_t>(value, UINT32_MAX));
+}
+
+MemoryKind MemoryKindNamed(std::string_view name) {
+  if (name == "Pageable") return MemoryKind::kPageable;
+  if (name == "Pinned") return MemoryKind::kPinned;
+  if (name == "Device") return MemoryKind::kDevice;
+  if (name == "Array") return MemoryKind::kArray;
+  if (name == "Managed") return MemoryKind::kManaged;
+  return MemoryKind::kUnknown;
+}
+
+// "Memcpy DtoH (Device -> Pinned)" -> kind and the two memory kinds.
+void ParseMemcpyName(std::string_view name, records::MemcpyRecord& copy) {
+  static constexpr std::pair<std::string_view, MemcpyKind> kKinds[] = {
+      {"HtoD", MemcpyKind::kHostToDevice}, {"DtoH", MemcpyKind::kDeviceToHost},
+      {"DtoD", MemcpyKind::kDeviceToDevice}, {"HtoH", MemcpyKind::kHostToHost},
+      {"PtoP", MemcpyKind::kPeerToPeer}};
+  for (const auto& [text, kind] : kKinds) {
+    if (name.find(text) != std::string_view::npos) copy.kind = kind;
+  }
+  const size_t open = name.find('(');
+  const size_t arrow = name.find(" -> ");
+  const size_t close = name.rfind(')');
+  if (open != std::string_view::npos && arrow != std::string_view::npos && close != std::string_view::npos &&
+      open < arrow && arrow < close) {
+    copy.src_kind = MemoryKindNamed(name.substr(open + 1, arrow - open - 1));
+    copy.dst_kind = MemoryKindNamed(name.substr(arrow + 4, close - arrow - 4));
+  }
+}
+
+records::SyncKind SyncKindNamed(std::string_view kind) {
+  if (kind == "Event Sync") return records::SyncKind::kEventSynchronize;
+  if (kind == "Stream Wait Event") return records::SyncKind::kStreamWaitEvent;
+  if (kind == "Stream Sync") return records::SyncKind::kStreamSynchronize;
+  if (kind == "Context Sync" || kind == "Device Sync") return records::SyncKind::kContextSynchronize;
+  return records::SyncKind::kUnknown;
+}
+
+class Importer {
+ public:
+  Importer(std::string path, records::RecordSink& sink) : path_(std::move(path)), sink_(sink) {}
+
+  base::Status Run() {
+    ASSIGN_OR_RETURN(std::unique_ptr<DecompressingReader> reader, DecompressingReader::Open(path_));
+    JsonEventStream stream(*reader);
+    for (;;) {
+      auto item = stream.Next();
+      if (!item.ok()) return item.status().WithContext(path_);
+      if (item->kind == JsonEventStream::ItemKind::kEnd) break;
+      if (item->kind == JsonEventStream::ItemKind::kMember) {
+        RETURN_IF_ERROR(HandleMember(item->key, item->json).WithContext(path_));
+      } else {
+        HandleEvent(item->json);
+      }
+    }
+    if (stream.truncated() || reader->truncated()) {
+      if (stream.events() == 0) {
+        return base::InvalidDataError("{}: truncated {}before the first trace event", path_,
+                                      reader->truncated() ? "gzip stream " : "JSON ");
+      }
+      sink_.stats().Increment(base::Stat::kJsonTruncated);
+    }
+    if (!stream.saw_event_array()) {
+      return base::InvalidDataError("{}: JSON, but not a PyTorch profiler trace (no traceEvents)", path_);
+    }
+    Finish();
+    return base::OkStatus();
+  }
+
+ private:
+  // ---- Top-level members ----
+
+  base::Status HandleMember(std::string_view key, std::string_view json) {
+    if (key == "traceEvents") {  // present but not an array: the stream only unrolls arrays
+      return base::InvalidDataError("traceEvents is not an array");
+    }
+    if (key == "schemaVersion" || key == "traceName" || key == "baseTimeNanoseconds" ||
+        key == "displayTimeUnit") {
+      sink_.SetMetadata(fmt::format("kineto.{}", key), Unquoted(json));
+      return base::OkStatus();
+    }
+    if (key == "deviceProperties" || key == "computeProperties") return ReadDevices(json);
+    if (key == "distributedInfo") return ReadDistributedInfo(json);
+    return base::OkStatus();  // metadata, versions, flags: not needed
+  }
+
+  static std::string_view Unquoted(std::string_view json) {
+    if (json.size() >= 2 && json.front() == '"' && json.back() == '"') return json.substr(1, json.size() - 2);
+    return json;
+  }
+
+  // A member's JSON text sits inside the stream's buffer, which is padded after it.
+  base::StatusOr<od::document> ParseMember(std::string_view json) {
+    od::document document;
+    const simdjson::padded_string_view padded(json.data(), json.size(),
+                                              json.size() + simdjson::SIMDJSON_PADDING);
+    if (const auto error = member_parser_.iterate(padded).get(document)) {
+      return base::InvalidDataError("invalid JSON: {}", simdjson::error_message(error));
+    }
+    return document;
+  }
+
+  base::Status ReadDevices(std::string_view json) {
+    ASSIGN_OR_RETURN(od::document document, ParseMember(json));
+    od::array devices;
+    if (document.get_array().get(devices)) return base::InvalidDataError("deviceProperties is not an array");
+    for (auto element : devices) {
+      od::object device;
+      if (element.get_object().get(device)) return base::InvalidDataError("a deviceProperties entry is not an object");
+      records::DeviceRecord record;
+      for (auto field : device) {
+        std::string_view key;
+        od::value value;
+        if (field.unescaped_key().get(key) || field.value().get(value)) {
+          return base::InvalidDataError("malformed deviceProperties");
+        }
+        int64_t number = 0;
+        if (key == "name") {
+          std::string_view name;
+          if (value.get_string().get(name)) return base::InvalidDataError("device name is not a string");
+          record.name = sink_.strings().Intern(name);
+        } else if (value.get_int64().get(number)) {
+          continue;  // other fields may be anything
+        } else if (key == "id") {
+          record.device_id = NonNegative(number);
+        } else if (key == "totalGlobalMem") {
+          record.global_memory_bytes = static_cast<uint64_t>(std::max<int64_t>(number, 0));
+        } else if (key == "computeMajor" || key == "major") {
+          record.compute_major = NonNegative(number);
+        } else if (key == "computeMinor" || key == "minor") {
+          record.compute_minor = NonNegative(number);
+        } else if (key == "numSms" || key == "multiProcessorCount") {
+          record.sm_count = NonNegative(number);
+        }
+      }
+      devices_.push_back(record);  // pid 0: these describe the device ordinals of the traced process
+    }
+    return base::OkStatus();
+  }
+
+  base::Status ReadDistributedInfo(std::string_view json) {
+    ASSIGN_OR_RETURN(od::document document, ParseMember(json));
+    od::object info;
+    if (document.get_object().get(info)) return base::InvalidDataError("distributedInfo is not an object");
+    for (auto field : info) {
+      std::string_view key;
+      od::value value;
+      if (field.unescaped_key().get(key) || field.value().get(value)) {
+        return base::InvalidDataError("malformed distributedInfo");
+      }
+      int64_t number;
+      if (value.get_int64().get(number)) continue;
+      if (key == "rank") rank_ = static_cast<int32_t>(number);
+      if (key == "world_size") world_size_ = static_cast<int32_t>(number);
+    }
+    return base::OkStatus();
+  }
+
+  // ---- Events ----
+
+  void HandleEvent(std::string_view json) {
+    if (!parser_.Parse(json, event_)) {
+      sink_.stats().Increment(base::Stat::kJsonInvalidEvents);
+      return;
+    }
+    switch (event_.category) {
+      case EventCategory::kOther:
+      case EventCategory::kGpuUserAnnotation:
+        return;
+      case EventCategory::kMetadata:
+        return HandleMetadata();
+      default:
+        break;
+    }
+    const std::optional<base::TimeNs> start = base::ParseMicrosecondsToNs(event_.ts);
+    const std::optional<base::TimeNs> duration =
+        event_.dur.empty() ? base::TimeNs{0} : base::ParseMicrosecondsToNs(event_.dur);
+    if (!start || !duration || !parser_.ParseArgs(event_.args, args_)) {
+      sink_.stats().Increment(base::Stat::kJsonInvalidEvents);
+      return;
+    }
+    const base::TimeNs end = *start + *duration;
+    switch (event_.category) {
+      case EventCategory::kKernel: return AddGpu(MakeKernel(*start, end));
+      case EventCategory::kMemcpy: return AddGpu(MakeMemcpy(*start, end));
+      case EventCategory::kMemset: return AddGpu(MakeMemset(*start, end));
+      case EventCategory::kSync: return AddGpu(MakeSync(*start, end));
+      case EventCategory::kRuntime:
+      case EventCategory::kDriver: return AddApiCall(*start, end);
+      case EventCategory::kCpuOp: return AddRange(*start, end, records::RangeCategory::kCpuOp);
+      case EventCategory::kUserAnnotation:
+        return AddRange(*start, end, records::RangeCategory::kUserAnnotation);
+      default: return;
+    }
+  }
+
+  void HandleMetadata() {
+    if (event_.name != "process_name" && event_.name != "thread_name") return;
+    const std::string_view what = event_.name == "process_name" ? "process" : "thread";
+    if (!parser_.ParseArgs(event_.args, args_) || args_.name.empty()) return;
+    if (what == "process") {
+      process_names_.emplace_back(FoldId(event_.pid), std::string(args_.name));
+    } else {
+      records::ThreadRecord thread;
+      thread.pid = FoldId(event_.pid);
+      thread.tid = FoldId(event_.tid);
+      thread.name = sink_.strings().Intern(args_.name);
+      threads_.push_back(thread);
+    }
+  }
+
+  // CPU-side events name the traced process; the first one fixes the pid GPU records take.
+  void NoteProcess() {
+    if (process_pid_ || !event_.pid) return;
+    process_pid_ = FoldId(event_.pid);
+    for (auto& kernel : pending_kernels_) Emit(kernel);
+    for (auto& copy : pending_memcpys_) Emit(copy);
+    for (auto& memset : pending_memsets_) Emit(memset);
+    for (auto& sync : pending_syncs_) Emit(sync);
+    pending_kernels_.clear();
+    pending_memcpys_.clear();
+    pending_memsets_.clear();
+    pending_syncs_.clear();
+  }
+
+  template <typename Record>
+  void Emit(Record& record) {
+    record.pid = process_pid_.value_or(0);
+    sink_.Add(record);
+  }
+
+  void AddGpu(records::KernelRecord record) { process_pid_ ? Emit(record) : pending_kernels_.push_back(record); }
+  void AddGpu(records::MemcpyRecord record) { process_pid_ ? Emit(record) : pending_memcpys_.push_back(record); }
+  void AddGpu(records::MemsetRecord record) { process_pid_ ? Emit(record) : pending_memsets_.push_back(record); }
+  void AddGpu(records::SyncRecord record) { process_pid_ ? Emit(record) : pending_syncs_.push_back(record); }
+
+  // Where a GPU event ran: args say so in current traces; 2021 traces put the device in pid and the
+  // stream in tid ("stream 7") as well.
+  uint32_t DeviceOfEvent() const { return NonNegative(args_.device >= 0 ? args_.device : event_.pid.value_or(0)); }
+  uint32_t StreamOfEvent() const { return NonNegative(args_.stream >= 0 ? args_.stream : event_.tid.value_or(0)); }
+
+  records::KernelRecord MakeKernel(base::TimeNs start, base::TimeNs end) {
+    records::KernelRecord kernel;
+    kernel.start = start;
+    kernel.end = end;
+    kernel.device_id = DeviceOfEvent();
+    kernel.context_id = NonNegative(args_.context);
+    kernel.stream_id = StreamOfEvent();
+    kernel.correlation_id = NonNegative(args_.correlation);
+    kernel.name = sink_.strings().Intern(event_.name);
+    kernel.grid_x = NonNegative(args_.grid[0]);
+    kernel.grid_y = NonNegative(args_.grid[1]);
+    kernel.grid_z = NonNegative(args_.grid[2]);
+    kernel.block_x = NonNegative(args_.block[0]);
+    kernel.block_y = NonNegative(args_.block[1]);
+    kernel.block_z = NonNegative(args_.block[2]);
+    kernel.registers_per_thread = NonNegative(args_.registers);
+    kernel.static_shared_bytes = NonNegative(args_.shared_memory);  // Kineto reports the total
+    return kernel;
+  }
+
+  records::MemcpyRecord MakeMemcpy(base::TimeNs start, base::TimeNs end) {
+    records::MemcpyRecord copy;
+    copy.start = start;
+    copy.end = end;
+    copy.device_id = DeviceOfEvent();
+    copy.context_id = NonNegative(args_.context);
+    copy.stream_id = StreamOfEvent();
+    copy.correlation_id = NonNegative(args_.correlation);
+    copy.bytes = static_cast<uint64_t>(std::max<int64_t>(args_.bytes, 0));
+    ParseMemcpyName(event_.name, copy);
+    return copy;
+  }
+
+  records::MemsetRecord MakeMemset(base::TimeNs start, base::TimeNs end) {
+    records::MemsetRecord memset;
+    memset.start = start;
+    memset.end = end;
+    memset.device_id = DeviceOfEvent();
+    memset.context_id = NonNegative(args_.context);
+    memset.stream_id = StreamOfEvent();
+    memset.correlation_id = NonNegative(args_.correlation);
+    memset.bytes = static_cast<uint64_t>(std::max<int64_t>(args_.bytes, 0));
+    const size_t open = event_.name.find('(');
+    const size_t close = event_.name.rfind(')');
+    if (open != std::string_view::npos && close != std::string_view::npos && open < close) {
+      memset.memory_kind = MemoryKindNamed(event_.name.substr(open + 1, close - open - 1));
+    }
+    return memset;
+  }
+
+  records::SyncRecord MakeSync(base::TimeNs start, base::TimeNs end) {
+    records::SyncRecord sync;
+    sync.start = start;
+    sync.end = end;
+    sync.device_id = NonNegative(args_.device);
+    sync.context_id = NonNegative(args_.context);
+    sync.stream_id = NonNegative(args_.stream);
+    sync.correlation_id = NonNegative(args_.correlation);
+    sync.kind = SyncKindNamed(args_.sync_kind.empty() ? event_.name : args_.sync_kind);
+    sync.event_id = NonNegative(args_.event_id);
+    return sync;  // the waiting thread comes from the API call with the same correlation id
+  }
+
+  void AddApiCall(base::TimeNs start, base::TimeNs end) {
+    NoteProcess();
+    records::ApiCallRecord call;
+    call.start = start;
+    call.end = end;
+    call.pid = FoldId(event_.pid);
+    call.tid = FoldId(event_.tid);
+    call.correlation_id = NonNegative(args_.correlation);
+    call.domain = event_.category == EventCategory::kDriver ? records::ApiDomain::kDriver
+                                                             : records::ApiDomain::kRuntime;
+    call.callback_id = NonNegative(args_.cbid);
+    call.name = sink_.strings().Intern(event_.name);
+    sink_.Add(call);
+  }
+
+  void AddRange(base::TimeNs start, base::TimeNs end, records::RangeCategory category) {
+    NoteProcess();
+    records::RangeRecord range;
+    range.start = start;
+    range.end = end;
+    range.pid = FoldId(event_.pid);
+    range.tid = FoldId(event_.tid);
+    range.category = category;
+    range.name = sink_.strings().Intern(event_.name);
+    if (!args_.input_dims.empty() || !args_.input_types.empty()) {
+      // Kept as a JSON object so that analyzers can parse shapes and dtypes back.
+      range.args = sink_.strings().Intern(fmt::format(R"({{"Input Dims": {}, "Input type": {}}})",
+                                                      args_.input_dims.empty() ? "[]" : args_.input_dims,
+                                                      args_.input_types.empty() ? "[]" : args_.input_types));
+    }
+    sink_.Add(range);
+  }
+
+  // ---- After the last event ----
+
+  void Finish() {
+    const uint32_t pid = process_pid_.value_or(0);
+    process_pid_ = pid;  // GPU-only traces: their records go out with pid 0
+    for (auto& kernel : pending_kernels_) Emit(kernel);
+    for (auto& copy : pending_memcpys_) Emit(copy);
+    for (auto& memset : pending_memsets_) Emit(memset);
+    for (auto& sync : pending_syncs_) Emit(sync);
+    for (const records::DeviceRecord& device : devices_) sink_.Add(device);
+    records::ProcessRecord process;
+    process.pid = pid;
+    process.rank = rank_;
+    process.world_size = world_size_;
+    for (const auto& [name_pid, name] : process_names_) {
+      if (name_pid == pid) process.command = sink_.strings().Intern(name);
+    }
+    sink_.Add(process);
+    for (const records::ThreadRecord& thread : threads_) {
+      if (thread.pid == pid) sink_.Add(thread);  // GPU rows ("stream 7") are not threads
+    }
+    sink_.SetMetadata("source", "PyTorch profiler (Kineto) JSON");
+  }
+
+  const std::string path_;
+  records::RecordSink& sink_;
+  KinetoEventParser parser_;
+  od::parser member_parser_;
+  KinetoEvent event_;
+  EventArgs args_;
+  std::optional<uint32_t> process_pid_;
+  std::vector<records::KernelRecord> pending_kernels_;
+  std::vector<records::MemcpyRecord> pending_memcpys_;
+  std::vector<records::MemsetRecord> pending_memsets_;
+  std::vector<records::SyncRecord> pending_syncs_;
+  std::vector<records::DeviceRecord> devices_;
+  std::vector<records::ThreadRecord> threads_;
+  std::vector<std::pair<uint32_t, std::string>> process_names_;
+  int32_t rank_ = -1;
+  int32_t world_size_ = 0;
+};
+
+}  // namespace
+
+base::Status ImportKinetoTrace(const std::string& path, records::RecordSink& sink) {
+  Importer importer(path, sink);
+  return importer.Run();
+}
+
+}  // namespace ampprof::kineto

@@ -1,0 +1,44 @@
+#ifndef AMPPROF_COLLECTORS_KINETO_KINETO_IMPORTER_H_
+#define AMPPROF_COLLECTORS_KINETO_KINETO_IMPORTER_H_
+
+// Imports a PyTorch profiler (Kineto) Chrome-trace JSON file, plain or gzip-compressed, into records.
+//
+//   RETURN_IF_ERROR(kineto::ImportKinetoTrace("worker0.pt.trace.json.gz", builder));
+//
+// What becomes what:
+//   kernel / Kernel                 KernelRecord (device, stream, correlation, grid, block, registers,
+//                                   shared memory)
+//   cuda_runtime / Runtime          ApiCallRecord, runtime domain (cbid, correlation)
+//   cuda_driver                     ApiCallRecord, driver domain
+//   gpu_memcpy / Memcpy             MemcpyRecord (kind and memory kinds from the name, bytes)
+//   gpu_memset / Memset             MemsetRecord
+//   cuda_sync                       SyncRecord
+//   cpu_op / Operator               RangeRecord kCpuOp; args keep "Input Dims" and "Input type" as JSON
+//   user_annotation                 RangeRecord kUserAnnotation (ProfilerStep#N is one)
+//   "M" process_name / thread_name  ProcessRecord / ThreadRecord names
+//   deviceProperties (computeProperties in 2021 files)   DeviceRecord
+//   distributedInfo                 ProcessRecord rank and world size
+// Not read: gpu_user_annotation (the same annotations drawn on the GPU timeline), python_function,
+// ac2g flows (the correlation id already links launches to kernels), Trace spans, instants.
+//
+// Kineto writes GPU events with pid = device index. Correlation ids are per process, so GPU records
+// take the pid of the traced process (the first CPU-side event's); until it is known they wait in a
+// small buffer. Timestamps are the file's own microseconds, converted exactly to nanoseconds; the
+// file's baseTimeNanoseconds, when present, is kept as metadata.
+//
+// Errors (returned, naming the file and the byte offset): not JSON, not a trace, broken structure,
+// corrupt gzip data, a file cut before its first event. Data loss (a stat, reading succeeds): a file cut
+// after some events (json_truncated). Bad events are skipped and counted (json_invalid_events).
+
+#include <string>
+
+#include "collectors/records/record_sink.h"
+#include "src/base/status.h"
+
+namespace ampprof::kineto {
+
+base::Status ImportKinetoTrace(const std::string& path, records::RecordSink& sink);
+
+}  // namespace ampprof::kineto
+
+#endif  // AMPPROF_COLLECTORS_KINETO_KINETO_IMPORTER_H_
