@@ -1,0 +1,97 @@
+// Every Kineto trace in ../shared/fixtures (real traces from public projects, recorded on V100 ... B300)
+// imports with the kernel count, GPU, compute capability, rank and busy fraction that
+// ../shared/fixtures/README.md lists for it (counted there by an independent script).
+
+#include <cctype>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "src/pipeline/analysis.h"
+
+namespace ampprof::kineto {
+namespace {
+
+struct Expected {
+  const char* path;  // under ../shared/fixtures
+  uint64_t kernels;
+  const char* gpu;   // "" when the trace does not describe its GPU
+  uint32_t compute_major;
+  uint32_t compute_minor;
+  int32_t rank;      // -1 when the trace has no distributedInfo
+  double busy;       // first GPU: kernel union / span, to 3 decimals; < 0 when the README gives none
+};
+
+constexpr Expected kFixtures[] = {
+    {"pytorch__kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz",
+     8772, "Tesla V100-DGXS-32GB", 7, 0, -1, 0.595},
+    {"pytorch__kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz",
+     8868, "Tesla V100-DGXS-32GB", 7, 0, -1, 0.746},
+    // The README calls its GPU unknown: it has no deviceProperties, but its 2021-era
+    // "computeProperties" describe a V100.
+    {"pytorch__kineto/tb_plugin/test/gpu_metrics_input.json", 30, "Tesla V100-DGXS-32GB", 7, 0, -1, 0.004},
+    {"facebookresearch__HolisticTraceAnalysis/tests/data/critical_path/alexnet/"
+     "benchmark_result_2869224_1695835535_trace.json.gz",
+     79, "NVIDIA A100-PG509-200", 8, 0, 0, 0.001},
+    {"facebookresearch__HolisticTraceAnalysis/tests/data/timeline_analysis/sampled_rank-0.json.gz", 1154,
+     "", 0, 0, 0, 0.448},
+    {"facebookresearch__HolisticTraceAnalysis/tests/data/with_gpu_user_annotation/"
+     "step_based_trace_2543932.json.gz",
+     130, "Quadro GP100", 6, 0, 0, 0.038},
+    {"facebookresearch__HolisticTraceAnalysis/tests/data/critical_path/cuda_event_sync_multi_stream/"
+     "event_sync_trace.json.gz",
+     3, "NVIDIA A100-PG509-200", 8, 0, 0, -1},
+    {"AMD-AGI__TraceLens/tests/traces/h100/gaunernst_bert-small-uncased__1016001.json.gz", 60,
+     "NVIDIA H100 80GB HBM3", 9, 0, -1, 0.079},
+    {"AMD-AGI__TraceLens/evals/unit_tests_nv/moe/moe_01_many_experts_few_tokens_analysis_output/"
+     "moe_01_many_experts_few_tokens.json.gz",
+     36, "NVIDIA B300 SXM6 AC", 10, 3, -1, 0.15},
+    {"facebookresearch__param/et_replay/tests/inputs/linear_kineto.json.gz", 8716,
+     "NVIDIA GeForce RTX 2080 Ti", 7, 5, -1, 0.366},
+};
+
+class SharedKinetoFixtures : public ::testing::TestWithParam<Expected> {};
+
+TEST_P(SharedKinetoFixtures, MatchTheirReadme) {
+  const std::filesystem::path root = AMPPROF_SHARED_FIXTURES_DIR;
+  if (!std::filesystem::is_directory(root)) GTEST_SKIP() << root << " is absent (a fresh clone)";
+  const Expected& expected = GetParam();
+  const std::string path = (root / expected.path).string();
+  const auto report = pipeline::AnalyzeTraces({path});
+  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  const analyzers::TraceSummary& summary = report->summary;
+
+  EXPECT_EQ(summary.kernels, expected.kernels);
+  ASSERT_FALSE(summary.devices.empty());
+  const analyzers::DeviceSummary& gpu = summary.devices.front();
+  EXPECT_EQ(gpu.kernels, expected.kernels) << "all kernels are on the first GPU";
+  EXPECT_EQ(gpu.name, expected.gpu);
+  EXPECT_EQ(gpu.compute_major, expected.compute_major);
+  EXPECT_EQ(gpu.compute_minor, expected.compute_minor);
+  if (expected.busy >= 0) {
+    EXPECT_NEAR(gpu.busy_fraction, expected.busy, 0.0006);
+  }
+  ASSERT_EQ(summary.process_list.size(), 1u);
+  EXPECT_EQ(summary.process_list[0].rank, expected.rank);
+  // Real traces link nearly every kernel to its launch: the unmatched are the few whose launch fell
+  // outside the profiling window.
+  EXPECT_LE(report->stats.Get(base::Stat::kKernelUnmatchedCorrelation),
+            static_cast<int64_t>(expected.kernels / 100 + 2));
+  EXPECT_EQ(report->stats.Get(base::Stat::kJsonInvalidEvents), 0);
+  EXPECT_EQ(report->stats.Get(base::Stat::kJsonTruncated), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Readme, SharedKinetoFixtures, ::testing::ValuesIn(kFixtures),
+                         [](const ::testing::TestParamInfo<Expected>& param_info) {
+                           std::string name =
+                               std::filesystem::path(param_info.param.path).filename().string();
+                           for (char& c : name) {
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           }
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace ampprof::kineto
