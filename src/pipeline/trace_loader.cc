@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "collectors/kineto/kineto_importer.h"
+#include "collectors/nsys/nsys_importer.h"
 #include "collectors/records/ampt_reader.h"
 
 namespace ampprof::pipeline {
@@ -72,10 +73,8 @@ base::StatusOr<TraceFormat> LoadTrace(const std::string& path, records::RecordSi
       RETURN_IF_ERROR(kineto::ImportKinetoTrace(path, sink));
       return format;
     case TraceFormat::kNsysSqlite:
-      // The Nsight Systems importer (collectors/nsys) is not part of this version yet; say what the
-      // file is rather than calling it corrupt.
-      return base::UnsupportedError("{}: looks like a {}, which this version of ampprof cannot read yet",
-                                    path, TraceFormatName(format));
+      RETURN_IF_ERROR(nsys::ImportNsysSqlite(path, sink));
+      return format;
     case TraceFormat::kUnknown: break;
   }
   return base::InvalidDataError(

@@ -74,7 +74,7 @@ TEST(LoadTrace, GivesOneLineErrorsNamingTheFile) {
   EXPECT_EQ(LoadTrace(json, sink).status().message(),
             json + ": JSON, but not a PyTorch profiler trace (no traceEvents)");
   const std::string sqlite = WriteText(dir, "x.sqlite", std::string("SQLite format 3\0rest", 20));
-  EXPECT_EQ(LoadTrace(sqlite, sink).status().code(), base::StatusCode::kUnsupported);
+  EXPECT_EQ(LoadTrace(sqlite, sink).status().code(), base::StatusCode::kInvalidData);  // a damaged database
   EXPECT_EQ(LoadTrace(dir.File("missing.ampt"), sink).status().code(), base::StatusCode::kNotFound);
   EXPECT_EQ(LoadTrace(dir.path(), sink).status().code(), base::StatusCode::kInvalidArgument);
 }

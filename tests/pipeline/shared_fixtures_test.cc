@@ -1,6 +1,6 @@
-// Every Kineto trace in ../shared/fixtures (real traces from public projects, recorded on V100 ... B300)
-// imports with the kernel count, GPU, compute capability, rank and busy fraction that
-// ../shared/fixtures/README.md lists for it (counted there by an independent script).
+// Every trace in ../shared/fixtures (real traces from public projects, recorded on V100 ... B300: Kineto
+// JSON and Nsight Systems SQLite) imports with the kernel count, GPU, compute capability, rank and busy
+// fraction that ../shared/fixtures/README.md lists for it (counted there by an independent script).
 
 #include <cctype>
 #include <filesystem>
@@ -11,7 +11,7 @@
 
 #include "src/pipeline/analysis.h"
 
-namespace ampprof::kineto {
+namespace ampprof::pipeline {
 namespace {
 
 struct Expected {
@@ -50,16 +50,19 @@ constexpr Expected kFixtures[] = {
      36, "NVIDIA B300 SXM6 AC", 10, 3, -1, 0.15},
     {"facebookresearch__param/et_replay/tests/inputs/linear_kineto.json.gz", 8716,
      "NVIDIA GeForce RTX 2080 Ti", 7, 5, -1, 0.366},
+    {"NVIDIA__Fuser/report2.sqlite", 19, "NVIDIA H200", 9, 0, -1, 0.001},
+    {"hpcgroup__pipit/pipit/tests/data/saxpy-mpi-cuda_nsys_perlmutter0.sqlite", 5,
+     "NVIDIA A100-SXM4-40GB", 8, 0, -1, 0.085},
 };
 
-class SharedKinetoFixtures : public ::testing::TestWithParam<Expected> {};
+class SharedFixtures : public ::testing::TestWithParam<Expected> {};
 
-TEST_P(SharedKinetoFixtures, MatchTheirReadme) {
+TEST_P(SharedFixtures, MatchTheirReadme) {
   const std::filesystem::path root = AMPPROF_SHARED_FIXTURES_DIR;
   if (!std::filesystem::is_directory(root)) GTEST_SKIP() << root << " is absent (a fresh clone)";
   const Expected& expected = GetParam();
   const std::string path = (root / expected.path).string();
-  const auto report = pipeline::AnalyzeTraces({path});
+  const auto report = AnalyzeTraces({path});
   ASSERT_TRUE(report.ok()) << report.status().ToString();
   const analyzers::TraceSummary& summary = report->summary;
 
@@ -83,7 +86,7 @@ TEST_P(SharedKinetoFixtures, MatchTheirReadme) {
   EXPECT_EQ(report->stats.Get(base::Stat::kJsonTruncated), 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Readme, SharedKinetoFixtures, ::testing::ValuesIn(kFixtures),
+INSTANTIATE_TEST_SUITE_P(Readme, SharedFixtures, ::testing::ValuesIn(kFixtures),
                          [](const ::testing::TestParamInfo<Expected>& param_info) {
                            std::string name =
                                std::filesystem::path(param_info.param.path).filename().string();
@@ -94,4 +97,4 @@ INSTANTIATE_TEST_SUITE_P(Readme, SharedKinetoFixtures, ::testing::ValuesIn(kFixt
                          });
 
 }  // namespace
-}  // namespace ampprof::kineto
+}  // namespace ampprof::pipeline

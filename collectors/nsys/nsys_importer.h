@@ -1,0 +1,38 @@
+#ifndef AMPPROF_COLLECTORS_NSYS_NSYS_IMPORTER_H_
+#define AMPPROF_COLLECTORS_NSYS_NSYS_IMPORTER_H_
+
+// Imports an Nsight Systems SQLite export (`nsys export --type sqlite report.nsys-rep`) into records.
+//
+//   RETURN_IF_ERROR(nsys::ImportNsysSqlite("report.sqlite", builder));
+//
+// Tables read (each optional: nsys exports tables lazily, and columns differ between versions, so
+// every query asks only for the columns the file has):
+//   StringIds                              names (kernel, API, NVTX text) by id
+//   TARGET_INFO_GPU                        DeviceRecord
+//   CUPTI_ACTIVITY_KIND_KERNEL             KernelRecord (demangledName, else shortName)
+//   CUPTI_ACTIVITY_KIND_RUNTIME            ApiCallRecord; runtime and driver calls share this table,
+//                                          told apart by name; "_v7000" version suffixes dropped
+//   CUPTI_ACTIVITY_KIND_MEMCPY / _MEMSET   MemcpyRecord / MemsetRecord
+//   CUPTI_ACTIVITY_KIND_SYNCHRONIZATION    SyncRecord
+//   NVTX_EVENTS                            ranges (push/pop and start/end), marks, thread names,
+//                                          domain names
+//   CUDA_GPU_MEMORY_USAGE_EVENTS           MemoryRecord
+//   PROFILER_OVERHEAD                      OverheadRecord
+//   PROCESSES, ThreadNames                 names of the processes and threads that used CUDA
+// globalPid / globalTid are decoded into pid and tid. Timestamps are nsys's nanoseconds, as they are.
+//
+// Errors: not an SQLite file or a damaged one (SQLite's message), an SQLite database that is not an
+// nsys export (no StringIds and no CUDA or NVTX tables).
+
+#include <string>
+
+#include "collectors/records/record_sink.h"
+#include "src/base/status.h"
+
+namespace ampprof::nsys {
+
+base::Status ImportNsysSqlite(const std::string& path, records::RecordSink& sink);
+
+}  // namespace ampprof::nsys
+
+#endif  // AMPPROF_COLLECTORS_NSYS_NSYS_IMPORTER_H_
