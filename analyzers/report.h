@@ -22,6 +22,8 @@ struct ReportInput {
 };
 
 struct Report {
+  std::string label;  // who this trace is: "rank 3 of 8", "pid 4242", or the file name
+  int32_t rank = -1;  // -1 when the trace is not a rank of a distributed job
   std::vector<ReportInput> inputs;
   TraceSummary summary;
   base::Stats stats;  // data quality: every view prints the non-zero ones

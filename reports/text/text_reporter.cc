@@ -196,4 +196,14 @@ void RenderText(const Report& report, std::ostream& out, const TextOptions& opti
   RenderStats(report, out, width);
 }
 
+void RenderText(std::span<const Report> reports, std::ostream& out, const TextOptions& options) {
+  if (reports.size() == 1) return RenderText(reports.front(), out, options);
+  for (size_t i = 0; i < reports.size(); ++i) {
+    if (i > 0) fmt::print(out, "\n");
+    const std::string heading = fmt::format("== {} ", reports[i].label);
+    fmt::print(out, "{}{}\n", heading, std::string(std::max<size_t>(options.width, 60) - heading.size(), '='));
+    RenderText(reports[i], out, options);
+  }
+}
+
 }  // namespace ampprof::reports

@@ -10,6 +10,7 @@
 // names are shortened in the middle so both the namespace and the tile configuration stay visible.
 
 #include <ostream>
+#include <span>
 
 #include "analyzers/report.h"
 
@@ -20,6 +21,9 @@ struct TextOptions {
 };
 
 void RenderText(const analyzers::Report& report, std::ostream& out, const TextOptions& options);
+
+// Several traces of one run (ranks): each report under a heading with its label.
+void RenderText(std::span<const analyzers::Report> reports, std::ostream& out, const TextOptions& options);
 
 }  // namespace ampprof::reports
 

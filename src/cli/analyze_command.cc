@@ -1,5 +1,6 @@
 #include "src/cli/analyze_command.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -22,22 +23,24 @@ struct AnalyzeOptions {
 };
 
 int Analyze(const AnalyzeOptions& options) {
-  auto report = pipeline::AnalyzeTraces(options.traces);
-  if (!report.ok()) {
-    fmt::print(std::cerr, "ampprof analyze: {}\n", report.status().message());
+  auto reports = pipeline::AnalyzeTraces(options.traces);
+  if (!reports.ok()) {
+    fmt::print(std::cerr, "ampprof analyze: {}\n", reports.status().message());
     return kExitBadInput;
   }
-  if (report->stats.HasDataLoss()) {
+  const bool data_loss = std::any_of(reports->begin(), reports->end(),
+                                     [](const analyzers::Report& report) { return report.stats.HasDataLoss(); });
+  if (data_loss) {
     fmt::print(std::cerr,
                "ampprof analyze: warning: records were lost before analysis; the report says which "
                "under \"Data quality\"\n");
   }
   if (options.output.empty()) {
-    reports::RenderText(*report, std::cout, {});
+    reports::RenderText(*reports, std::cout, {});
     return kExitOk;
   }
   std::ofstream file(options.output, std::ios::out | std::ios::trunc);
-  if (file) reports::RenderText(*report, file, {});
+  if (file) reports::RenderText(*reports, file, {});
   if (!file || !file.flush()) {
     fmt::print(std::cerr, "ampprof analyze: {}: cannot write the report\n", options.output);
     return kExitBadInput;
@@ -52,7 +55,8 @@ CommandAction AddAnalyzeCommand(CLI::App& app) {
   CLI::App* command = app.add_subcommand(
       "analyze", "Read traces and print the diagnosis (today: a summary of devices, kernels and GPU busy time)");
   command->add_option("traces", options->traces,
-                      "Trace files (.ampt written by ampprof); several files are the processes of one run")
+                      "Trace files or directories of them: .ampt, PyTorch profiler JSON (.json, .json.gz), "
+                      "Nsight Systems SQLite; each file is one process (rank) of the run")
       ->required()
       ->type_name("TRACE");
   command->add_option("-o,--output", options->output, "Write the report to FILE instead of stdout")

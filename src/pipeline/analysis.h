@@ -1,13 +1,14 @@
 #ifndef AMPPROF_SRC_PIPELINE_ANALYSIS_H_
 #define AMPPROF_SRC_PIPELINE_ANALYSIS_H_
 
-// load -> build -> analyze: from trace files to a Report.
+// load -> build -> analyze: from trace files to Reports.
 //
-//   ASSIGN_OR_RETURN(analyzers::Report report, AnalyzeTraces({"rank0.ampt", "rank1.ampt"}));
-//   reports::RenderText(report, std::cout, {});
+//   ASSIGN_OR_RETURN(std::vector<analyzers::Report> reports, AnalyzeTraces({"traces/"}));
+//   reports::RenderText(reports, std::cout, {});
 //
-// All files go into one model: they are the processes of one run (ranks, or a launcher and its
-// workers). A file that cannot be read fails the whole analysis with that file's error.
+// Each trace file is one process of a run (one rank of a distributed job), so each becomes its own
+// model and its own report; reports come in rank order. A directory stands for the trace files in it.
+// One model at a time is in memory. A file that cannot be read fails the whole analysis with its error.
 
 #include <string>
 #include <vector>
@@ -18,16 +19,20 @@
 
 namespace ampprof::pipeline {
 
-struct LoadedTraces {
+struct LoadedTrace {
   model::TraceModel model;
-  std::vector<analyzers::ReportInput> inputs;
+  analyzers::ReportInput input;
 };
 
-base::StatusOr<LoadedTraces> LoadAndBuild(const std::vector<std::string>& paths);
+// Directories become the trace files directly in them (sorted by name; files of no known format are
+// skipped); files stay as they are. A directory with no trace in it is an error.
+base::StatusOr<std::vector<std::string>> ExpandTraceInputs(const std::vector<std::string>& paths);
 
-analyzers::Report Analyze(const LoadedTraces& traces);
+base::StatusOr<LoadedTrace> LoadAndBuild(const std::string& path);
 
-base::StatusOr<analyzers::Report> AnalyzeTraces(const std::vector<std::string>& paths);
+analyzers::Report Analyze(const LoadedTrace& trace);
+
+base::StatusOr<std::vector<analyzers::Report>> AnalyzeTraces(const std::vector<std::string>& paths);
 
 }  // namespace ampprof::pipeline
 

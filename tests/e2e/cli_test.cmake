@@ -88,7 +88,14 @@ expect("not a trace" EXIT 2 ONE_LINE_STDERR STDERR "notes.txt: not a trace amppr
        COMMAND "${AMPPROF}" analyze "${WORK_DIR}/notes.txt")
 expect("missing file" EXIT 2 ONE_LINE_STDERR STDERR "missing.ampt: no such file"
        COMMAND "${AMPPROF}" analyze "${WORK_DIR}/missing.ampt")
-expect("a directory" EXIT 2 ONE_LINE_STDERR STDERR "is a directory" COMMAND "${AMPPROF}" analyze "${WORK_DIR}")
+file(MAKE_DIRECTORY "${WORK_DIR}/ranks" "${WORK_DIR}/nothing")
+execute_process(COMMAND "${SYNTH}" --kernels 500 --output "${WORK_DIR}/ranks/trace_rank0.ampt")
+execute_process(COMMAND "${SYNTH}" --kernels 500 --seed 2 --output "${WORK_DIR}/ranks/trace_rank1.ampt")
+file(WRITE "${WORK_DIR}/ranks/README.txt" "not a trace")
+expect("a directory of ranks" EXIT 0 STDOUT "== rank 0 \\(from the file name\\) =+\n.*== rank 1 "
+       COMMAND "${AMPPROF}" analyze "${WORK_DIR}/ranks")
+expect("a directory without traces" EXIT 2 ONE_LINE_STDERR STDERR "no trace files in this directory"
+       COMMAND "${AMPPROF}" analyze "${WORK_DIR}/nothing")
 expect("unwritable report" EXIT 2 ONE_LINE_STDERR STDERR "cannot write the report"
        COMMAND "${AMPPROF}" analyze "${good}" -o "${WORK_DIR}/no/such/dir/report.txt")
 expect("no trace given" EXIT 1 ONE_LINE_STDERR COMMAND "${AMPPROF}" analyze)

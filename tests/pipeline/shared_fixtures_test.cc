@@ -62,8 +62,10 @@ TEST_P(SharedFixtures, MatchTheirReadme) {
   if (!std::filesystem::is_directory(root)) GTEST_SKIP() << root << " is absent (a fresh clone)";
   const Expected& expected = GetParam();
   const std::string path = (root / expected.path).string();
-  const auto report = AnalyzeTraces({path});
-  ASSERT_TRUE(report.ok()) << report.status().ToString();
+  const auto reports = AnalyzeTraces({path});
+  ASSERT_TRUE(reports.ok()) << reports.status().ToString();
+  ASSERT_EQ(reports->size(), 1u);
+  const analyzers::Report* report = &reports->front();
   const analyzers::TraceSummary& summary = report->summary;
 
   EXPECT_EQ(summary.kernels, expected.kernels);

@@ -79,23 +79,46 @@ TEST(LoadTrace, GivesOneLineErrorsNamingTheFile) {
   EXPECT_EQ(LoadTrace(dir.path(), sink).status().code(), base::StatusCode::kInvalidArgument);
 }
 
-TEST(AnalyzeTraces, BuildsOneReportFromSeveralFiles) {
+TEST(AnalyzeTraces, GivesOneReportPerRankInRankOrder) {
   TempDir dir;
-  for (uint32_t rank = 0; rank < 2; ++rank) {
-    auto writer = records::AmptWriter::Create(dir.File("rank" + std::to_string(rank) + ".ampt"), {});
+  // Written rank 1 first; ranks come from the traces, or from the file names when traces have none.
+  for (const auto& [name, rank] : std::vector<std::pair<std::string, int32_t>>{{"b.ampt", 1}, {"a.ampt", 0}}) {
+    auto writer = records::AmptWriter::Create(dir.File(name), {});
     ASSERT_TRUE(writer.ok());
     testing::RecordBuilder b(**writer);
-    b.pid = 1000 + rank;
+    b.pid = static_cast<uint32_t>(1000 + rank);
+    b.Launch("k", {0, 5}, {10, 20});
+    records::ProcessRecord process;
+    process.pid = b.pid;
+    process.rank = rank;
+    process.world_size = 2;
+    (*writer)->Add(process);
+    ASSERT_TRUE((*writer)->Close().ok());
+  }
+  {
+    auto writer = records::AmptWriter::Create(dir.File("trace_rank-7.ampt"), {});
+    ASSERT_TRUE(writer.ok());
+    testing::RecordBuilder b(**writer);
     b.Launch("k", {0, 5}, {10, 20});
     ASSERT_TRUE((*writer)->Close().ok());
   }
-  const auto report = AnalyzeTraces({dir.File("rank0.ampt"), dir.File("rank1.ampt")});
-  ASSERT_TRUE(report.ok()) << report.status().ToString();
-  EXPECT_EQ(report->inputs.size(), 2u);
-  EXPECT_EQ(report->inputs[0].format, "ampprof trace, format 1.0");
-  EXPECT_EQ(report->summary.kernels, 2u);
-  EXPECT_EQ(report->summary.processes, 2u);
-  EXPECT_EQ(report->stats.Get(base::Stat::kKernelUnmatchedCorrelation), 0);
+  testing::WriteFileBytes(dir.File("notes.txt"), {'h', 'i'});  // not a trace: skipped in a directory
+
+  const auto reports = AnalyzeTraces({dir.path()});
+  ASSERT_TRUE(reports.ok()) << reports.status().ToString();
+  ASSERT_EQ(reports->size(), 3u);
+  EXPECT_EQ((*reports)[0].label, "rank 0 of 2");
+  EXPECT_EQ((*reports)[1].label, "rank 1 of 2");
+  EXPECT_EQ((*reports)[2].label, "rank 7 (from the file name)");
+  EXPECT_EQ((*reports)[0].inputs[0].format, "ampprof trace, format 1.0");
+  EXPECT_EQ((*reports)[0].summary.kernels, 1u);
+}
+
+TEST(AnalyzeTraces, AnEmptyDirectoryIsAnError) {
+  TempDir dir;
+  const auto reports = AnalyzeTraces({dir.path()});
+  ASSERT_FALSE(reports.ok());
+  EXPECT_EQ(reports.status().message(), dir.path() + ": no trace files in this directory");
 }
 
 }  // namespace
