@@ -65,10 +65,22 @@ class JsonEventStream {
   base::StatusOr<bool> SkipValue();
   // Advances cursor_ past a string whose opening quote is at cursor_.
   base::StatusOr<bool> SkipString();
+  // Scans the object or array that starts at the value being skipped, from cursor_ on; true when it
+  // closed (cursor_ just after it), false when the data in the buffer ran out first.
+  bool ScanContainer();
+  static const char* FindQuoteOrBackslash(const char* p, const char* end);
+  static const char* FindStructural(const char* p, const char* end);
   base::Status Unexpected(std::string_view expected) const;
   uint64_t OffsetOf(size_t position) const { return consumed_bytes_ + position; }
 
+  struct ScanState {
+    int64_t depth = 0;
+    bool in_string = false;
+    bool escaped = false;
+  };
+
   DecompressingReader& reader_;
+  ScanState scan_;
   std::vector<char> buffer_;
   size_t cursor_ = 0;     // next byte to look at
   size_t end_ = 0;        // end of valid data in buffer_
