@@ -64,7 +64,7 @@ std::vector<KernelTimeSummary> TopKernelsByTime(const TraceModel& model,
     }
     KernelTimeSummary& entry = by_name[static_cast<size_t>(slot)];
     ++entry.count;
-    entry.total_ns += kernels.duration(row);
+    entry.total_ns = base::SaturatingAdd(entry.total_ns, kernels.duration(row));
   }
   const size_t keep = std::min(kTopKernels, by_name.size());
   std::partial_sort(by_name.begin(), by_name.begin() + static_cast<ptrdiff_t>(keep), by_name.end(),
@@ -98,7 +98,7 @@ TraceSummary Summarize(const TraceModel& model) {
   summary.memory_events = model.memory().size();
   summary.gpu_span = model.GpuSpan();
   for (uint32_t i = 0; i < model.kernels().size(); ++i) {
-    summary.kernel_time_ns += model.kernels().duration(KernelRow(i));
+    summary.kernel_time_ns = base::SaturatingAdd(summary.kernel_time_ns, model.kernels().duration(KernelRow(i)));
   }
   for (const model::Process& process : model.processes()) {
     summary.process_list.push_back({process.pid,

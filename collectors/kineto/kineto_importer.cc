@@ -209,7 +209,11 @@ class Importer {
       sink_.stats().Increment(base::Stat::kJsonInvalidEvents);
       return;
     }
-    const base::TimeNs end = *start + *duration;
+    base::TimeNs end;
+    if (__builtin_add_overflow(*start, *duration, &end)) {
+      sink_.stats().Increment(base::Stat::kJsonInvalidEvents);
+      return;
+    }
     switch (event_.category) {
       case EventCategory::kKernel: return AddGpu(MakeKernel(*start, end));
       case EventCategory::kMemcpy: return AddGpu(MakeMemcpy(*start, end));

@@ -55,8 +55,9 @@ void EncodeRecord(const Record& record, uint8_t* out) {
   });
 }
 
-// Reads one record of `record_size` bytes. Fields beyond record_size keep their defaults; bytes beyond
-// this version's fields are ignored. String ids are translated through `string_map` (file id -> pool id).
+// Reads one record of `record_size` bytes (at least format 1.0's size: the reader checks). Bytes beyond
+// this version's fields are ignored; fields beyond record_size keep their defaults, which is how a
+// reader of a later minor version reads an earlier file. String ids are translated through `string_map` (file id -> pool id).
 // Returns false when a string id is undefined or an enum value is out of range.
 template <typename Record>
 bool DecodeRecord(const uint8_t* in, size_t record_size, std::span<const StringId> string_map,

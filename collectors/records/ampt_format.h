@@ -41,6 +41,10 @@ inline constexpr size_t kRecordsPayloadHeaderBytes = 12;
 // Writers stay far below it (AmptWriter::Options::chunk_bytes).
 inline constexpr uint32_t kMaxChunkPayloadBytes = 64u << 20;
 
+// Bytes of each record kind in format 1.0, indexed by RecordKind (0 unused). Minor versions only append
+// fields, so no 1.x file has shorter records: a shorter record_size is corrupt. Frozen: never edit.
+inline constexpr uint32_t kRecordBytesV1_0[] = {0, 40, 24, 12, 88, 41, 52, 50, 45, 37, 34, 38, 25};
+
 enum class ChunkKind : uint32_t {
   kStringTable = 1,
   kMetadata = 2,

@@ -182,9 +182,16 @@ class AmptFileReader {
       if (!header.header_valid || header.payload_bytes > ampt::kMaxChunkPayloadBytes) break;
       if (header.kind == static_cast<uint32_t>(ampt::ChunkKind::kRecords) && *got == bytes.size()) {
         const uint16_t kind = ampt::GetU16(bytes.data() + ampt::kChunkHeaderBytes);
-        if (kind >= 1 && kind <= kRecordKindMax) {
-          counts[kind] += ampt::GetU32(bytes.data() + ampt::kChunkHeaderBytes + 8);
-        }
+        const uint32_t record_size = ampt::GetU32(bytes.data() + ampt::kChunkHeaderBytes + 4);
+        const uint32_t record_count = ampt::GetU32(bytes.data() + ampt::kChunkHeaderBytes + 8);
+        // Only counts the chunk's own size vouches for: a damaged count must not make the model
+        // reserve memory the file could never fill (the main pass reports the damage).
+        const bool known = kind >= 1 && kind <= kRecordKindMax;
+        const bool consistent =
+            known && record_size >= ampt::kRecordBytesV1_0[kind] &&
+            header.payload_bytes >= ampt::kRecordsPayloadHeaderBytes &&
+            uint64_t{record_size} * record_count == header.payload_bytes - ampt::kRecordsPayloadHeaderBytes;
+        if (consistent) counts[kind] += record_count;
       }
       offset += ampt::kChunkHeaderBytes + header.payload_bytes;
     }
@@ -285,6 +292,13 @@ class AmptFileReader {
     if (kind < 1 || kind > kRecordKindMax) {
       sink_.stats().Increment(base::Stat::kAmptUnknownChunks);
       return base::OkStatus();
+    }
+    // Also bounds memory: records can never be smaller than format 1.0 made them.
+    if (record_size < ampt::kRecordBytesV1_0[kind]) {
+      if (salvage) return base::OkStatus();
+      return base::InvalidDataError("{} records of {} bytes, shorter than format 1.0's {} bytes",
+                                    RecordKindName(static_cast<RecordKind>(kind)), record_size,
+                                    ampt::kRecordBytesV1_0[kind]);
     }
     const size_t complete = std::min<size_t>(record_count, body / record_size);
     const uint8_t* records = payload_.data() + ampt::kRecordsPayloadHeaderBytes;

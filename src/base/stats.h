@@ -46,6 +46,8 @@ enum class StatSeverity : uint8_t { kInfo, kDataLoss, kError };
     "records the collector could not write to the trace file (disk full, file unwritable)")              \
   X(kRecordNegativeDuration, "record_negative_duration", kError,                                         \
     "records whose end is before their start; their end was set to their start")                         \
+  X(kRecordTimeOutOfRange, "record_time_out_of_range", kError,                                          \
+    "records with a timestamp outside [0, 2^62) ns (damaged input), dropped")                           \
   X(kKernelMissingTimestamps, "kernel_missing_timestamps", kDataLoss,                                    \
     "kernels recorded without start and end (flushed before completion); kept in counts, not in time")   \
   X(kKernelUnmatchedCorrelation, "kernel_unmatched_correlation", kInfo,                                  \

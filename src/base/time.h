@@ -9,6 +9,7 @@
 //   FormatDuration(step.duration());   // "3.50 us"
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,6 +22,19 @@ using DurationNs = int64_t;  // a difference of two TimeNs
 inline constexpr DurationNs kNsPerUs = 1'000;
 inline constexpr DurationNs kNsPerMs = 1'000'000;
 inline constexpr DurationNs kNsPerS = 1'000'000'000;
+
+// Timestamps ampprof accepts: [0, 2^62) ns, 146 years from the clock's origin, which every real clock
+// (CUPTI's epoch nanoseconds, profilers' relative microseconds) stays within. Any difference or sum of
+// a few of them then fits in int64; records outside are damaged input and are dropped with a stat.
+inline constexpr TimeNs kMaxTraceTime = TimeNs{1} << 62;
+inline constexpr bool IsValidTraceTime(TimeNs t) { return t >= 0 && t < kMaxTraceTime; }
+
+// a + b, clamped to the int64 range instead of overflowing (for totals over many durations).
+inline int64_t SaturatingAdd(int64_t a, int64_t b) {
+  int64_t sum;
+  if (!__builtin_add_overflow(a, b, &sum)) return sum;
+  return b > 0 ? INT64_MAX : INT64_MIN;
+}
 
 // A half-open interval [start, end). end >= start is a precondition of the methods.
 struct Interval {

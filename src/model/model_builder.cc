@@ -86,7 +86,7 @@ void ModelBuilder::Add(const records::KernelRecord& record) {
     return;
   }
   KernelTable& kernels = model_.kernels_;
-  if (!HasRoom(kernels.size())) return;
+  if (!TimesValid(record.start, record.end) || !HasRoom(kernels.size())) return;
   const TimeNs end = RepairedEnd(record.start, record.end);
   kernels.start.storage().push_back(record.start);
   kernels.end.storage().push_back(end);
@@ -98,7 +98,7 @@ void ModelBuilder::Add(const records::KernelRecord& record) {
 
 void ModelBuilder::Add(const records::ApiCallRecord& record) {
   ApiCallTable& calls = model_.api_calls_;
-  if (!HasRoom(calls.size())) return;
+  if (!TimesValid(record.start, record.end) || !HasRoom(calls.size())) return;
   const TimeNs end = RepairedEnd(record.start, record.end);
   calls.start.storage().push_back(record.start);
   calls.end.storage().push_back(end);
@@ -111,7 +111,7 @@ void ModelBuilder::Add(const records::ApiCallRecord& record) {
 
 void ModelBuilder::Add(const records::MemcpyRecord& record) {
   MemcpyTable& copies = model_.memcpys_;
-  if (!HasRoom(copies.size())) return;
+  if (!TimesValid(record.start, record.end) || !HasRoom(copies.size())) return;
   const TimeNs end = RepairedEnd(record.start, record.end);
   copies.start.storage().push_back(record.start);
   copies.end.storage().push_back(end);
@@ -126,7 +126,7 @@ void ModelBuilder::Add(const records::MemcpyRecord& record) {
 
 void ModelBuilder::Add(const records::MemsetRecord& record) {
   MemsetTable& memsets = model_.memsets_;
-  if (!HasRoom(memsets.size())) return;
+  if (!TimesValid(record.start, record.end) || !HasRoom(memsets.size())) return;
   const TimeNs end = RepairedEnd(record.start, record.end);
   memsets.start.storage().push_back(record.start);
   memsets.end.storage().push_back(end);
@@ -138,7 +138,7 @@ void ModelBuilder::Add(const records::MemsetRecord& record) {
 
 void ModelBuilder::Add(const records::SyncRecord& record) {
   SyncTable& syncs = model_.syncs_;
-  if (!HasRoom(syncs.size())) return;
+  if (!TimesValid(record.start, record.end) || !HasRoom(syncs.size())) return;
   const TimeNs end = RepairedEnd(record.start, record.end);
   syncs.start.storage().push_back(record.start);
   syncs.end.storage().push_back(end);
@@ -155,7 +155,7 @@ void ModelBuilder::Add(const records::SyncRecord& record) {
 
 void ModelBuilder::Add(const records::RangeRecord& record) {
   RangeTable& ranges = model_.ranges_;
-  if (!HasRoom(ranges.size())) return;
+  if (!TimesValid(record.start, record.end) || !HasRoom(ranges.size())) return;
   const TimeNs end = RepairedEnd(record.start, record.end);
   ranges.start.storage().push_back(record.start);
   ranges.end.storage().push_back(end);
@@ -165,6 +165,7 @@ void ModelBuilder::Add(const records::RangeRecord& record) {
 }
 
 void ModelBuilder::Add(const records::MarkRecord& record) {
+  if (!TimesValid(record.timestamp, record.timestamp)) return;
   const ThreadRow thread = ThreadFor(record.pid, record.tid);
   NoteEnd(record.timestamp);
   switch (record.kind) {
@@ -192,7 +193,7 @@ void ModelBuilder::Add(const records::MarkRecord& record) {
 
 void ModelBuilder::Add(const records::MemoryRecord& record) {
   MemoryTable& memory = model_.memory_;
-  if (!HasRoom(memory.size())) return;
+  if (!TimesValid(record.timestamp, record.timestamp) || !HasRoom(memory.size())) return;
   memory.timestamp.storage().push_back(record.timestamp);
   memory.device.storage().push_back(DeviceFor(record.pid, record.device_id));
   memory.operation.storage().push_back(record.operation);
@@ -204,7 +205,7 @@ void ModelBuilder::Add(const records::MemoryRecord& record) {
 
 void ModelBuilder::Add(const records::OverheadRecord& record) {
   OverheadTable& overheads = model_.overheads_;
-  if (!HasRoom(overheads.size())) return;
+  if (!TimesValid(record.start, record.end) || !HasRoom(overheads.size())) return;
   const TimeNs end = RepairedEnd(record.start, record.end);
   overheads.start.storage().push_back(record.start);
   overheads.end.storage().push_back(end);
@@ -314,6 +315,12 @@ TimeNs ModelBuilder::RepairedEnd(TimeNs start, TimeNs end) {
   if (end >= start) return end;
   model_.stats_.Increment(base::Stat::kRecordNegativeDuration);
   return start;
+}
+
+bool ModelBuilder::TimesValid(TimeNs start, TimeNs end) {
+  if (base::IsValidTraceTime(start) && base::IsValidTraceTime(end)) return true;
+  model_.stats_.Increment(base::Stat::kRecordTimeOutOfRange);
+  return false;
 }
 
 bool ModelBuilder::HasRoom(size_t rows) {

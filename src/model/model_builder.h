@@ -70,6 +70,8 @@ class ModelBuilder final : public records::RecordSink {
   RangeLabelRow LabelFor(const RangeLabel& label);
   // Returns `end`, or `start` (with a stat) when the record claims to end before it starts.
   TimeNs RepairedEnd(TimeNs start, TimeNs end);
+  // False (with a stat) when a timestamp is outside [0, 2^62): damaged input.
+  bool TimesValid(TimeNs start, TimeNs end);
   // False (with a stat) when `rows` already fills a table.
   bool HasRoom(size_t rows);
   // Tracks the end of the trace, where ranges left open are closed.

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "collectors/records/ampt_reader.h"
 #include "collectors/records/record_set.h"
 #include "src/model/queries.h"
 #include "tests/testing/record_builder.h"
@@ -187,6 +188,29 @@ TEST(ModelBuilder, RepairsEndBeforeStartAndDropsKernelsWithoutTimestamps) {
   EXPECT_EQ(model.kernels().duration(KernelRow(0)), 0);
   EXPECT_EQ(model.stats().Get(base::Stat::kRecordNegativeDuration), 1);
   EXPECT_EQ(model.stats().Get(base::Stat::kKernelMissingTimestamps), 1);
+}
+
+TEST(ModelBuilder, DropsRecordsWithTimestampsOutsideTheTraceRange) {
+  ModelBuilder builder;
+  RecordBuilder b(builder);
+  b.Kernel("negative", -5, 10);
+  b.Kernel("far future", 1, base::kMaxTraceTime);
+  b.Kernel("fine", 1, 2);
+  b.ApiCall("cudaLaunchKernel", INT64_MIN, INT64_MAX, 1);  // end - start would overflow
+  const TraceModel model = std::move(builder).Build();
+  EXPECT_EQ(model.kernels().size(), 1u);
+  EXPECT_EQ(model.api_calls().size(), 0u);
+  EXPECT_EQ(model.stats().Get(base::Stat::kRecordTimeOutOfRange), 3);
+}
+
+// Found by tests/fuzz: a damaged chunk header claimed ~7 GB of rows, which the builder reserved up front.
+TEST(ModelBuilder, FuzzRegressionReservesOnlyWhatTheFileCanHold) {
+  ModelBuilder builder;
+  const base::Status status = records::ReadAmptFile(
+      std::string(AMPPROF_SOURCE_DIR) + "/tests/data/fuzz/ampt-oom-huge-reserve.ampt", builder);
+  EXPECT_TRUE(status.ok()) << status.ToString();
+  const TraceModel model = std::move(builder).Build();
+  EXPECT_LT(model.MemoryBytes(), size_t{16} << 20);
 }
 
 TEST(ModelBuilder, DeduplicatesKernelSignatures) {

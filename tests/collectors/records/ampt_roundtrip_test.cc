@@ -174,6 +174,12 @@ TEST(AmptFormat, RecordSizesOfVersion1_0) {
   EXPECT_EQ(ampt::EncodedRecordBytes<MarkRecord>(), 34u);
   EXPECT_EQ(ampt::EncodedRecordBytes<MemoryRecord>(), 38u);
   EXPECT_EQ(ampt::EncodedRecordBytes<OverheadRecord>(), 25u);
+  // The frozen minimums the reader enforces are these sizes.
+  uint8_t kind = 1;
+  ForEachRecordType([&]<typename Record>() {
+    EXPECT_EQ(ampt::kRecordBytesV1_0[kind], ampt::EncodedRecordBytes<Record>()) << int{kind};
+    ++kind;
+  });
 }
 
 TEST(AmptWriter, RefusesToOverwriteUnlessAsked) {
