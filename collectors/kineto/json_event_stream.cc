@@ -9,7 +9,9 @@
 namespace ampprof::kineto {
 namespace {
 
+// Reads grow to kReadBlock; the buffer starts small so that small files (and fuzz inputs) stay cheap.
 constexpr size_t kReadBlock = 4 << 20;
+constexpr size_t kInitialBuffer = 64 << 10;
 
 bool IsWhitespace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
@@ -44,7 +46,7 @@ const char* JsonEventStream::FindStructural(const char* p, const char* end) {
 }
 
 JsonEventStream::JsonEventStream(DecompressingReader& reader) : reader_(reader) {
-  buffer_.resize(kReadBlock + kPadding);
+  buffer_.resize(kInitialBuffer + kPadding);
 }
 
 base::StatusOr<bool> JsonEventStream::Fill() {
@@ -58,14 +60,19 @@ base::StatusOr<bool> JsonEventStream::Fill() {
     end_ -= anchor_;
     anchor_ = 0;
   }
-  if (buffer_.size() - kPadding - end_ < kReadBlock / 2) {
+  // Grow while the data keeps coming (a big file reads in kReadBlock steps), or when one value needs
+  // more room than is free.
+  const size_t capacity = buffer_.size() - kPadding;
+  if ((last_read_filled_ && capacity < kReadBlock) || capacity - end_ < capacity / 2) {
     if (buffer_.size() - kPadding >= kMaxValueBytes) {
       return base::ResourceExhaustedError("a single JSON value at byte {} is larger than {} MiB",
                                           consumed_bytes_, kMaxValueBytes >> 20);
     }
     buffer_.resize(std::min(buffer_.size() * 2, kMaxValueBytes + kPadding));
   }
-  ASSIGN_OR_RETURN(const size_t got, reader_.Read(buffer_.data() + end_, buffer_.size() - kPadding - end_));
+  const size_t wanted = buffer_.size() - kPadding - end_;
+  ASSIGN_OR_RETURN(const size_t got, reader_.Read(buffer_.data() + end_, wanted));
+  last_read_filled_ = got == wanted;
   if (got == 0) {
     eof_ = true;
     return false;

@@ -90,6 +90,7 @@ class JsonEventStream {
   bool bare_array_ = false;
   bool truncated_ = false;
   bool eof_ = false;
+  bool last_read_filled_ = false;
   bool saw_event_array_ = false;
   uint64_t events_ = 0;
 };
