@@ -97,6 +97,17 @@ TraceSummary Summarize(const TraceModel& model) {
   summary.marks = model.marks().size();
   summary.memory_events = model.memory().size();
   summary.gpu_span = model.GpuSpan();
+  const std::vector<model::RangeRow> steps = model::StepRanges(model);
+  summary.steps = static_cast<uint32_t>(steps.size());
+  if (!steps.empty()) {
+    std::vector<base::DurationNs> durations;
+    for (model::RangeRow step : steps) {
+      durations.push_back(model.ranges().end[step] - model.ranges().start[step]);
+    }
+    std::nth_element(durations.begin(), durations.begin() + static_cast<ptrdiff_t>(durations.size() / 2),
+                     durations.end());
+    summary.median_step_ns = durations[durations.size() / 2];
+  }
   for (uint32_t i = 0; i < model.kernels().size(); ++i) {
     summary.kernel_time_ns = base::SaturatingAdd(summary.kernel_time_ns, model.kernels().duration(KernelRow(i)));
   }

@@ -65,6 +65,8 @@ struct TraceSummary {
   uint64_t marks = 0;
   uint64_t memory_events = 0;
   std::optional<base::Interval> gpu_span;
+  uint32_t steps = 0;                    // training steps the trace marks (ProfilerStep#N)
+  base::DurationNs median_step_ns = 0;   // their median duration; 0 without steps
   base::DurationNs kernel_time_ns = 0;  // sum of kernel durations, all devices
   std::vector<ProcessSummary> process_list;
   std::vector<DeviceSummary> devices;

@@ -112,6 +112,10 @@ void RenderDevices(const Report& report, std::ostream& out, size_t width) {
   if (summary.gpu_span) {
     fmt::print(out, "span      {} of GPU activity\n", FormatDuration(summary.gpu_span->duration()));
   }
+  if (summary.steps > 0) {
+    fmt::print(out, "steps     {} profiler step{}, median {}\n", summary.steps, summary.steps == 1 ? "" : "s",
+               FormatDuration(summary.median_step_ns));
+  }
   if (summary.devices.empty()) {
     fmt::print(out, "\nNo GPU activity was recorded.\n");
     return;

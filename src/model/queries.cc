@@ -69,6 +69,22 @@ DurationNs TotalDuration(std::span<const base::Interval> intervals) {
   return total;
 }
 
+std::vector<RangeRow> StepRanges(const TraceModel& model) {
+  // Decide per label, not per range: labels are few.
+  std::vector<bool> is_step(model.range_labels().size(), false);
+  for (size_t i = 0; i < is_step.size(); ++i) {
+    is_step[i] = model.Text(model.range_labels()[i].name).rfind("ProfilerStep#", 0) == 0;
+  }
+  std::vector<RangeRow> steps;
+  const RangeTable& ranges = model.ranges();
+  for (uint32_t i = 0; i < ranges.size(); ++i) {
+    if (is_step[ranges.label[RangeRow(i)].value]) steps.push_back(RangeRow(i));
+  }
+  std::sort(steps.begin(), steps.end(),
+            [&](RangeRow a, RangeRow b) { return ranges.start[a] < ranges.start[b]; });
+  return steps;
+}
+
 RangeRow InnermostRangeAt(const TraceModel& model, ThreadRow thread, TimeNs t) {
   const RangeTable& ranges = model.ranges();
   const RowRange<RangeRow> rows = model.thread(thread).ranges;

@@ -38,6 +38,10 @@ inline ApiCallRow LaunchingCall(const TraceModel& model, KernelRow kernel) {
   return model.kernels().launch[kernel];
 }
 
+// The training steps the trace marks, in start order: PyTorch profiler "ProfilerStep#N" ranges (what
+// torch.profiler.schedule records each profiler.step()). Empty when the trace marks none.
+std::vector<RangeRow> StepRanges(const TraceModel& model);
+
 // The innermost range open on `thread` at time `t` (start <= t < end), or an invalid row.
 RangeRow InnermostRangeAt(const TraceModel& model, ThreadRow thread, TimeNs t);
 

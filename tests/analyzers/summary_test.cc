@@ -51,6 +51,18 @@ TEST(Summarize, RanksKernelsByTotalTimeAcrossLaunches) {
   EXPECT_TRUE(summary.devices[0].name.empty()) << "no device record: name unknown, not guessed";
 }
 
+TEST(Summarize, CountsProfilerStepsAndTheirMedian) {
+  model::ModelBuilder builder;
+  RecordBuilder b(builder);
+  b.Range("ProfilerStep#0", 0, 900, records::RangeCategory::kUserAnnotation);  // warm-up, slow
+  b.Range("ProfilerStep#1", 1000, 1100, records::RangeCategory::kUserAnnotation);
+  b.Range("ProfilerStep#2", 1200, 1310, records::RangeCategory::kUserAnnotation);
+  const model::TraceModel model = std::move(builder).Build();
+  const TraceSummary summary = Summarize(model);
+  EXPECT_EQ(summary.steps, 3u);
+  EXPECT_EQ(summary.median_step_ns, 110);
+}
+
 TEST(Summarize, EmptyModel) {
   const model::TraceModel model = model::ModelBuilder().Build();
   const TraceSummary summary = Summarize(model);

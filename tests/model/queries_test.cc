@@ -67,6 +67,20 @@ TEST(InnermostRangeAt, WalksUpToTheEnclosingRange) {
   EXPECT_EQ(name_at(100), "<none>");
 }
 
+TEST(StepRanges, FindsProfilerStepsInStartOrder) {
+  ModelBuilder builder;
+  RecordBuilder b(builder);
+  b.Range("ProfilerStep#2", 300, 400, records::RangeCategory::kUserAnnotation);
+  b.Range("ProfilerStep#1", 100, 250, records::RangeCategory::kUserAnnotation);
+  b.Range("aten::linear", 110, 120, records::RangeCategory::kCpuOp);
+  b.Range("NotAProfilerStep#3", 500, 600);
+  const TraceModel model = std::move(builder).Build();
+  const std::vector<RangeRow> steps = StepRanges(model);
+  ASSERT_EQ(steps.size(), 2u);
+  EXPECT_EQ(model.RangeName(steps[0]), "ProfilerStep#1");
+  EXPECT_EQ(model.RangeName(steps[1]), "ProfilerStep#2");
+}
+
 TEST(InnermostRangeAt, AttributesAKernelToTheOpThatLaunchedIt) {
   ModelBuilder builder;
   RecordBuilder b(builder);
