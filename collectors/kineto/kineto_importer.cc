@@ -273,14 +273,21 @@ class Importer {
   uint32_t DeviceOfEvent() const { return NonNegative(args_.device >= 0 ? args_.device : event_.pid.value_or(0)); }
   uint32_t StreamOfEvent() const { return NonNegative(args_.stream >= 0 ? args_.stream : event_.tid.value_or(0)); }
 
+  // The fields kernels, copies and memsets share, all named alike in their records.
+  template <typename Record>
+  Record GpuActivity(base::TimeNs start, base::TimeNs end) const {
+    Record record;
+    record.start = start;
+    record.end = end;
+    record.device_id = DeviceOfEvent();
+    record.context_id = NonNegative(args_.context);
+    record.stream_id = StreamOfEvent();
+    record.correlation_id = NonNegative(args_.correlation);
+    return record;
+  }
+
   records::KernelRecord MakeKernel(base::TimeNs start, base::TimeNs end) {
-    records::KernelRecord kernel;
-    kernel.start = start;
-    kernel.end = end;
-    kernel.device_id = DeviceOfEvent();
-    kernel.context_id = NonNegative(args_.context);
-    kernel.stream_id = StreamOfEvent();
-    kernel.correlation_id = NonNegative(args_.correlation);
+    auto kernel = GpuActivity<records::KernelRecord>(start, end);
     kernel.name = sink_.strings().Intern(event_.name);
     kernel.grid_x = NonNegative(args_.grid[0]);
     kernel.grid_y = NonNegative(args_.grid[1]);
@@ -294,26 +301,14 @@ class Importer {
   }
 
   records::MemcpyRecord MakeMemcpy(base::TimeNs start, base::TimeNs end) {
-    records::MemcpyRecord copy;
-    copy.start = start;
-    copy.end = end;
-    copy.device_id = DeviceOfEvent();
-    copy.context_id = NonNegative(args_.context);
-    copy.stream_id = StreamOfEvent();
-    copy.correlation_id = NonNegative(args_.correlation);
+    auto copy = GpuActivity<records::MemcpyRecord>(start, end);
     copy.bytes = static_cast<uint64_t>(std::max<int64_t>(args_.bytes, 0));
     ParseMemcpyName(event_.name, copy);
     return copy;
   }
 
   records::MemsetRecord MakeMemset(base::TimeNs start, base::TimeNs end) {
-    records::MemsetRecord memset;
-    memset.start = start;
-    memset.end = end;
-    memset.device_id = DeviceOfEvent();
-    memset.context_id = NonNegative(args_.context);
-    memset.stream_id = StreamOfEvent();
-    memset.correlation_id = NonNegative(args_.correlation);
+    auto memset = GpuActivity<records::MemsetRecord>(start, end);
     memset.bytes = static_cast<uint64_t>(std::max<int64_t>(args_.bytes, 0));
     const size_t open = event_.name.find('(');
     const size_t close = event_.name.rfind(')');

@@ -61,6 +61,21 @@ std::string_view WithoutVersionSuffix(std::string_view name) {
   return name.substr(0, at);
 }
 
+// The first seven columns of every GPU activity query below, in this order; the records name them alike.
+#define AMPPROF_GPU_ACTIVITY_COLUMNS \
+  "start", "end", "deviceId", "contextId", "streamId", "correlationId", "globalPid"
+
+template <typename Record>
+void ReadGpuActivity(const SqliteRow& row, Record& record) {
+  record.start = row.Int(0);
+  record.end = row.Int(1);
+  record.device_id = U32(row.Int(2));
+  record.context_id = U32(row.Int(3));
+  record.stream_id = U32(row.Int(4));
+  record.correlation_id = U32(row.Int(5));
+  record.pid = PidOf(row.Int(6));
+}
+
 // ENUM_NSYS_EVENT_TYPE values for NVTX.
 constexpr int64_t kNvtxMark = 34;
 constexpr int64_t kNvtxThreadName = 39;
@@ -125,18 +140,11 @@ class Importer {
   base::Status ReadKernels() {
     return db_.ForEachRow(
         "CUPTI_ACTIVITY_KIND_KERNEL",
-        {"start", "end", "deviceId", "contextId", "streamId", "correlationId", "globalPid", "demangledName",
-         "shortName", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "registersPerThread",
+        {AMPPROF_GPU_ACTIVITY_COLUMNS, "demangledName", "shortName", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "registersPerThread",
          "staticSharedMemory", "dynamicSharedMemory", "graphNodeId"},
         [&](const SqliteRow& row) {
           records::KernelRecord kernel;
-          kernel.start = row.Int(0);
-          kernel.end = row.Int(1);
-          kernel.device_id = U32(row.Int(2));
-          kernel.context_id = U32(row.Int(3));
-          kernel.stream_id = U32(row.Int(4));
-          kernel.correlation_id = U32(row.Int(5));
-          kernel.pid = PidOf(row.Int(6));
+          ReadGpuActivity(row, kernel);
           kernel.name = StringOf(row.MaybeInt(row.IsNull(7) ? 8 : 7));
           kernel.grid_x = U32(row.Int(9));
           kernel.grid_y = U32(row.Int(10));
@@ -183,17 +191,10 @@ class Importer {
   base::Status ReadCopies() {
     return db_.ForEachRow(
         "CUPTI_ACTIVITY_KIND_MEMCPY",
-        {"start", "end", "deviceId", "contextId", "streamId", "correlationId", "globalPid", "bytes", "copyKind",
-         "srcKind", "dstKind", "dstDeviceId"},
+        {AMPPROF_GPU_ACTIVITY_COLUMNS, "bytes", "copyKind", "srcKind", "dstKind", "dstDeviceId"},
         [&](const SqliteRow& row) {
           records::MemcpyRecord copy;
-          copy.start = row.Int(0);
-          copy.end = row.Int(1);
-          copy.device_id = U32(row.Int(2));
-          copy.context_id = U32(row.Int(3));
-          copy.stream_id = U32(row.Int(4));
-          copy.correlation_id = U32(row.Int(5));
-          copy.pid = PidOf(row.Int(6));
+          ReadGpuActivity(row, copy);
           copy.bytes = static_cast<uint64_t>(std::max<int64_t>(row.Int(7), 0));
           copy.kind = CopyKindOf(row.Int(8));
           copy.src_kind = MemoryKindOf(row.MaybeInt(9));
@@ -206,17 +207,10 @@ class Importer {
   base::Status ReadMemsets() {
     return db_.ForEachRow(
         "CUPTI_ACTIVITY_KIND_MEMSET",
-        {"start", "end", "deviceId", "contextId", "streamId", "correlationId", "globalPid", "value", "bytes",
-         "memKind"},
+        {AMPPROF_GPU_ACTIVITY_COLUMNS, "value", "bytes", "memKind"},
         [&](const SqliteRow& row) {
           records::MemsetRecord memset;
-          memset.start = row.Int(0);
-          memset.end = row.Int(1);
-          memset.device_id = U32(row.Int(2));
-          memset.context_id = U32(row.Int(3));
-          memset.stream_id = U32(row.Int(4));
-          memset.correlation_id = U32(row.Int(5));
-          memset.pid = PidOf(row.Int(6));
+          ReadGpuActivity(row, memset);
           memset.value = U32(row.Int(7));
           memset.bytes = static_cast<uint64_t>(std::max<int64_t>(row.Int(8), 0));
           memset.memory_kind = MemoryKindOf(row.MaybeInt(9));
@@ -227,16 +221,10 @@ class Importer {
   base::Status ReadSyncs() {
     return db_.ForEachRow(
         "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
-        {"start", "end", "deviceId", "contextId", "streamId", "correlationId", "globalPid", "syncType", "eventId"},
+        {AMPPROF_GPU_ACTIVITY_COLUMNS, "syncType", "eventId"},
         [&](const SqliteRow& row) {
           records::SyncRecord sync;
-          sync.start = row.Int(0);
-          sync.end = row.Int(1);
-          sync.device_id = U32(row.Int(2));
-          sync.context_id = U32(row.Int(3));
-          sync.stream_id = U32(row.Int(4));
-          sync.correlation_id = U32(row.Int(5));
-          sync.pid = PidOf(row.Int(6));
+          ReadGpuActivity(row, sync);
           sync.kind = SyncKindOf(row.Int(7));
           sync.event_id = U32(row.Int(8));  // 0xFFFFFFFF means none; U32 keeps it, harmless
           sink_.Add(sync);
@@ -349,6 +337,8 @@ class Importer {
   std::vector<base::StringId> strings_;  // nsys string id -> sink string id
   std::unordered_set<uint32_t> pids_;    // processes with CUDA activity
 };
+
+#undef AMPPROF_GPU_ACTIVITY_COLUMNS
 
 }  // namespace
 
