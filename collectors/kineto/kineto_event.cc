@@ -85,6 +85,34 @@ bool ReadTriple(od::value value, int64_t (&out)[3]) {
   return true;
 }
 
+// Reads one member of "args" into `args` if ampprof uses it; false when it has the wrong type.
+bool ReadArg(std::string_view key, od::value value, EventArgs& args) {
+  static constexpr std::pair<std::string_view, int64_t EventArgs::*> kIntegers[] = {
+      {"device", &EventArgs::device},
+      {"context", &EventArgs::context},
+      {"stream", &EventArgs::stream},
+      {"correlation", &EventArgs::correlation},
+      {"cbid", &EventArgs::cbid},
+      {"registers per thread", &EventArgs::registers},
+      {"shared memory", &EventArgs::shared_memory},
+      {"bytes", &EventArgs::bytes},
+      {"wait_on_cuda_event_id", &EventArgs::event_id},
+  };
+  for (const auto& [name, member] : kIntegers) {
+    if (key == name) return ReadInt(value, args.*member);
+  }
+  if (key == "grid") return ReadTriple(value, args.grid);
+  if (key == "block") return ReadTriple(value, args.block);
+  if (key == "cuda_sync_kind") return !value.get_string().get(args.sync_kind);
+  if (key == "name") return !value.get_string().get(args.name);
+  if (key == "Input Dims" || key == "Input type") {
+    od::array array;
+    return !value.get_array().get(array) &&
+           !array.raw_json().get(key == "Input Dims" ? args.input_dims : args.input_types);
+  }
+  return true;  // an argument ampprof does not read
+}
+
 }  // namespace
 
 EventCategory CategoryOf(std::string_view cat, std::string_view ph) {
@@ -153,41 +181,7 @@ bool KinetoEventParser::ParseArgs(std::string_view json, EventArgs& args) {
     if (field.unescaped_key().get(key)) return false;
     od::value value;
     if (field.value().get(value)) return false;
-    bool ok = true;
-    if (key == "device") {
-      ok = ReadInt(value, args.device);
-    } else if (key == "context") {
-      ok = ReadInt(value, args.context);
-    } else if (key == "stream") {
-      ok = ReadInt(value, args.stream);
-    } else if (key == "correlation") {
-      ok = ReadInt(value, args.correlation);
-    } else if (key == "cbid") {
-      ok = ReadInt(value, args.cbid);
-    } else if (key == "registers per thread") {
-      ok = ReadInt(value, args.registers);
-    } else if (key == "shared memory") {
-      ok = ReadInt(value, args.shared_memory);
-    } else if (key == "bytes") {
-      ok = ReadInt(value, args.bytes);
-    } else if (key == "wait_on_cuda_event_id") {
-      ok = ReadInt(value, args.event_id);
-    } else if (key == "grid") {
-      ok = ReadTriple(value, args.grid);
-    } else if (key == "block") {
-      ok = ReadTriple(value, args.block);
-    } else if (key == "cuda_sync_kind") {
-      ok = !value.get_string().get(args.sync_kind);
-    } else if (key == "name") {
-      ok = !value.get_string().get(args.name);
-    } else if (key == "Input Dims") {
-      od::array array;
-      ok = !value.get_array().get(array) && !array.raw_json().get(args.input_dims);
-    } else if (key == "Input type") {
-      od::array array;
-      ok = !value.get_array().get(array) && !array.raw_json().get(args.input_types);
-    }
-    if (!ok) return false;
+    if (!ReadArg(key, value, args)) return false;
   }
   return true;
 }
