@@ -1,7 +1,11 @@
 #include "analyzers/summary.h"
 
 #include <algorithm>
-#include <unordered_set>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "analyzers/kernel_classifier.h"
 
 #include "src/model/queries.h"
 
@@ -48,6 +52,59 @@ DeviceSummary SummarizeDevice(const TraceModel& model, model::DeviceRow row) {
   return summary;
 }
 
+std::string DescribeKernel(const KernelClass& k) {
+  std::string kind(KernelCategoryName(k.category));
+  if (k.math != MathUnit::kNotApplicable) kind += fmt::format(", {}", MathUnitName(k.math));
+  if (k.dtype != DataType::kUnknown) kind += fmt::format(", {}", DataTypeName(k.dtype));
+  if (k.library != KernelLibrary::kUnknown) kind += fmt::format(", {}", KernelLibraryName(k.library));
+  return kind;
+}
+
+// GEMMs and convolutions are told apart by the unit they ran on: the question AMP asks of them.
+std::string CategoryLabel(const KernelClass& k) {
+  const std::string category(KernelCategoryName(k.category));
+  if (k.category != KernelCategory::kGemm && k.category != KernelCategory::kConvolution) return category;
+  switch (k.math) {
+    case MathUnit::kTensorCore: return category + " on Tensor Cores";
+    case MathUnit::kTensorCoreTf32: return category + " on Tensor Cores (TF32)";
+    case MathUnit::kCudaCore: return category + " on CUDA cores";
+    case MathUnit::kNotApplicable: return category + " helpers";
+    case MathUnit::kUnknown: return category + " (unit unknown)";
+  }
+  return category;
+}
+
+std::vector<CategoryTimeSummary> TimeByCategory(const TraceModel& model, base::DurationNs kernel_time_ns) {
+  std::vector<int64_t> slot_of_name(model.strings().size(), -1);
+  std::vector<std::string> label_of_slot;
+  std::map<std::string, CategoryTimeSummary> by_label;
+  const model::KernelTable& kernels = model.kernels();
+  for (uint32_t i = 0; i < kernels.size(); ++i) {
+    const KernelRow row(i);
+    const base::StringId name = model.signature(kernels.signature[row]).name;
+    int64_t& slot = slot_of_name[name.value];
+    if (slot < 0) {  // classify each distinct name once
+      slot = static_cast<int64_t>(label_of_slot.size());
+      label_of_slot.push_back(CategoryLabel(ClassifyKernel(model.Text(name))));
+    }
+    CategoryTimeSummary& entry = by_label[label_of_slot[static_cast<size_t>(slot)]];
+    ++entry.kernels;
+    entry.total_ns = base::SaturatingAdd(entry.total_ns, kernels.duration(row));
+  }
+  std::vector<CategoryTimeSummary> categories;
+  for (auto& [label, entry] : by_label) {
+    entry.category = label;
+    if (kernel_time_ns > 0) {
+      entry.share_of_kernel_time = static_cast<double>(entry.total_ns) / static_cast<double>(kernel_time_ns);
+    }
+    categories.push_back(entry);
+  }
+  std::sort(categories.begin(), categories.end(), [](const CategoryTimeSummary& a, const CategoryTimeSummary& b) {
+    return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.category < b.category;
+  });
+  return categories;
+}
+
 std::vector<KernelTimeSummary> TopKernelsByTime(const TraceModel& model,
                                                 base::DurationNs kernel_time_ns) {
   // Group by name (not signature): launches of one kernel with different grids are the same kernel.
@@ -60,7 +117,7 @@ std::vector<KernelTimeSummary> TopKernelsByTime(const TraceModel& model,
     int64_t& slot = slot_of_name[name.value];
     if (slot < 0) {
       slot = static_cast<int64_t>(by_name.size());
-      by_name.push_back({std::string(model.Text(name)), 0, 0, 0.0});
+      by_name.push_back({std::string(model.Text(name)), "", 0, 0, 0.0});
     }
     KernelTimeSummary& entry = by_name[static_cast<size_t>(slot)];
     ++entry.count;
@@ -73,6 +130,7 @@ std::vector<KernelTimeSummary> TopKernelsByTime(const TraceModel& model,
                     });
   by_name.resize(keep);
   for (KernelTimeSummary& entry : by_name) {
+    entry.kind = DescribeKernel(ClassifyKernel(entry.name));
     if (kernel_time_ns > 0) {
       entry.share_of_kernel_time =
           static_cast<double>(entry.total_ns) / static_cast<double>(kernel_time_ns);
@@ -122,6 +180,7 @@ TraceSummary Summarize(const TraceModel& model) {
     summary.devices.push_back(SummarizeDevice(model, model::DeviceRow(i)));
   }
   summary.top_kernels = TopKernelsByTime(model, summary.kernel_time_ns);
+  summary.categories = TimeByCategory(model, summary.kernel_time_ns);
   return summary;
 }
 

@@ -47,7 +47,16 @@ struct ProcessSummary {
 
 struct KernelTimeSummary {
   std::string name;
+  std::string kind;  // what the kernel classifier says: "GEMM, Tensor Cores, FP16, cuBLASLt"
   uint64_t count = 0;
+  base::DurationNs total_ns = 0;
+  double share_of_kernel_time = 0.0;
+};
+
+// Kernel time of one category; GEMMs and convolutions are split by the unit they ran on.
+struct CategoryTimeSummary {
+  std::string category;  // "GEMM on Tensor Cores", "convolution on CUDA cores", "elementwise", ...
+  uint64_t kernels = 0;
   base::DurationNs total_ns = 0;
   double share_of_kernel_time = 0.0;
 };
@@ -70,7 +79,8 @@ struct TraceSummary {
   base::DurationNs kernel_time_ns = 0;  // sum of kernel durations, all devices
   std::vector<ProcessSummary> process_list;
   std::vector<DeviceSummary> devices;
-  std::vector<KernelTimeSummary> top_kernels;  // by total time, at most kTopKernels
+  std::vector<KernelTimeSummary> top_kernels;    // by total time, at most kTopKernels
+  std::vector<CategoryTimeSummary> categories;  // by total time, every category with kernels
 };
 
 inline constexpr size_t kTopKernels = 10;

@@ -170,6 +170,18 @@ void RenderTopKernels(const Report& report, std::ostream& out, size_t width) {
           name.size() > width - 4 ? CollapseNestedArguments(name) : std::string(name);
       fmt::print(out, "    {}\n", Shorten(collapsed, width - 4));
     }
+    if (!kernel.kind.empty()) fmt::print(out, "    ({})\n", kernel.kind);
+  }
+}
+
+void RenderCategories(const Report& report, std::ostream& out) {
+  const analyzers::TraceSummary& s = report.summary;
+  if (s.categories.empty()) return;
+  fmt::print(out, "\nKernel time by category\n");
+  for (const analyzers::CategoryTimeSummary& category : s.categories) {
+    fmt::print(out, "  {:>6}  {:>10}  {:>9}  {}\n", FormatPercent(category.share_of_kernel_time),
+               FormatDuration(category.total_ns), FormatCount(static_cast<int64_t>(category.kernels)),
+               category.category);
   }
 }
 
@@ -196,6 +208,7 @@ void RenderText(const Report& report, std::ostream& out, const TextOptions& opti
   RenderInputs(report, out, width);
   RenderDevices(report, out, width);
   RenderCounts(report, out);
+  RenderCategories(report, out);
   RenderTopKernels(report, out, width);
   RenderStats(report, out, width);
 }

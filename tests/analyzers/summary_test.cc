@@ -63,6 +63,27 @@ TEST(Summarize, CountsProfilerStepsAndTheirMedian) {
   EXPECT_EQ(summary.median_step_ns, 110);
 }
 
+TEST(Summarize, SplitsKernelTimeByCategoryAndMathUnit) {
+  model::ModelBuilder builder;
+  RecordBuilder b(builder);
+  b.Kernel("volta_sgemm_128x64_nn", 0, 120);                              // GEMM, CUDA cores
+  b.Kernel("ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_32x5_nn", 200, 250);  // Tensor Cores
+  b.Kernel("ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_32x5_nn", 300, 350);
+  b.Kernel("void cudnn::ops::nchwToNhwcKernel<float, float, float, false, true, (cudnnKernelDataType_t)2>"
+           "(cudnn::ops::nchw2nhwc_params_t<float>, float const*, float*)", 400, 410);
+  b.Kernel("my_kernel", 500, 505);
+  const model::TraceModel model = std::move(builder).Build();
+  const TraceSummary summary = Summarize(model);
+  ASSERT_EQ(summary.categories.size(), 4u);
+  EXPECT_EQ(summary.categories[0].category, "GEMM on CUDA cores");
+  EXPECT_EQ(summary.categories[0].total_ns, 120);
+  EXPECT_EQ(summary.categories[1].category, "GEMM on Tensor Cores");
+  EXPECT_EQ(summary.categories[1].kernels, 2u);
+  EXPECT_EQ(summary.categories[2].category, "layout transform");
+  EXPECT_EQ(summary.categories[3].category, "unknown");
+  EXPECT_EQ(summary.top_kernels[0].kind, "GEMM, CUDA cores, FP32, cuBLAS");
+}
+
 TEST(Summarize, EmptyModel) {
   const model::TraceModel model = model::ModelBuilder().Build();
   const TraceSummary summary = Summarize(model);

@@ -30,7 +30,8 @@ analyzers::Report SampleReport() {
   device.busy_fraction = 0.5;
   report.summary.devices.push_back(device);
   report.summary.top_kernels.push_back(
-      {std::string(300, 'x') + "_tail", 1234, 1'000'000, 1.0});
+      {std::string(300, 'x') + "_tail", "GEMM, Tensor Cores, FP16, cuBLASLt", 1234, 1'000'000, 1.0});
+  report.summary.categories.push_back({"GEMM on Tensor Cores", 1234, 1'000'000, 1.0});
   return report;
 }
 
@@ -50,6 +51,14 @@ TEST(RenderText, ShowsDevicesBusyTimeAndTopKernels) {
       << text;
   EXPECT_NE(text.find("_tail"), std::string::npos) << "long names keep their tail";
   EXPECT_NE(text.find("Data quality: no records lost or repaired."), std::string::npos);
+}
+
+TEST(RenderText, ShowsTimeByCategoryAndWhatEachTopKernelIs) {
+  const std::string text = Render(SampleReport());
+  EXPECT_NE(text.find("Kernel time by category\n  100.0%     1.00 ms      1,234  GEMM on Tensor Cores\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("    (GEMM, Tensor Cores, FP16, cuBLASLt)\n"), std::string::npos) << text;
 }
 
 TEST(RenderText, FitsOneHundredColumns) {
