@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzers/finding.h"
 #include "analyzers/summary.h"
 #include "src/base/stats.h"
 
@@ -26,6 +27,8 @@ struct Report {
   int32_t rank = -1;  // -1 when the trace is not a rank of a distributed job
   std::vector<ReportInput> inputs;
   TraceSummary summary;
+  std::vector<Finding> findings;         // most severe first, then by the time at stake
+  std::vector<std::string> checks_run;   // the analyzers that looked, so that "no finding" is read right
   base::Stats stats;  // data quality: every view prints the non-zero ones
 };
 

@@ -107,6 +107,29 @@ void RenderInputs(const Report& report, std::ostream& out, size_t width) {
   }
 }
 
+void RenderFindings(const Report& report, std::ostream& out, size_t width) {
+  if (report.checks_run.empty()) return;
+  if (report.findings.empty()) {
+    fmt::print(out, "\nFindings: none from the checks run so far ({})\n\n", fmt::join(report.checks_run, ", "));
+    return;
+  }
+  fmt::print(out, "\nFindings\n");
+  for (const analyzers::Finding& finding : report.findings) {
+    const std::string heading =
+        fmt::format("[{}] {}: {}", analyzers::SeverityName(finding.severity), finding.id, finding.verdict);
+    const std::vector<std::string> lines = base::WrapText(heading, width - 2);
+    for (size_t i = 0; i < lines.size(); ++i) fmt::print(out, "{}{}\n", i == 0 ? "  " : "    ", lines[i]);
+    for (const analyzers::Evidence& evidence : finding.evidence) {
+      fmt::print(out, "      {}: {}\n", evidence.label, evidence.value);
+    }
+    for (const std::string& example : finding.examples) {
+      fmt::print(out, "      e.g. {}\n", Shorten(DisplayKernelName(example), width - 11));
+    }
+    fmt::print(out, "      how to fix it: ampprof explain {}\n", finding.id);
+  }
+  fmt::print(out, "\n");
+}
+
 void RenderDevices(const Report& report, std::ostream& out, size_t width) {
   const analyzers::TraceSummary& summary = report.summary;
   if (summary.gpu_span) {
@@ -206,6 +229,7 @@ void RenderStats(const Report& report, std::ostream& out, size_t width) {
 void RenderText(const Report& report, std::ostream& out, const TextOptions& options) {
   const size_t width = std::max<size_t>(options.width, 60);
   RenderInputs(report, out, width);
+  RenderFindings(report, out, width);
   RenderDevices(report, out, width);
   RenderCounts(report, out);
   RenderCategories(report, out);

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <regex>
 
+#include "analyzers/analyzer.h"
 #include "analyzers/summary.h"
 #include "src/base/format.h"
 #include "src/base/logging.h"
@@ -101,6 +102,10 @@ analyzers::Report Analyze(const LoadedTrace& trace) {
   analyzers::Report report;
   report.inputs = {trace.input};
   report.summary = analyzers::Summarize(trace.model);
+  report.findings = analyzers::RunAnalyzers(trace.model);
+  for (const analyzers::AnalyzerEntry& analyzer : analyzers::AllAnalyzers()) {
+    report.checks_run.emplace_back(analyzer.name);
+  }
   report.stats = trace.model.stats();
   LabelReport(trace.model, trace.input.path, report);
   return report;

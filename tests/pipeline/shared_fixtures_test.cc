@@ -3,7 +3,9 @@
 // fraction that ../shared/fixtures/README.md lists for it (counted there by an independent script).
 
 #include <cctype>
+#include <algorithm>
 #include <filesystem>
+#include <vector>
 #include <optional>
 #include <string>
 
@@ -22,37 +24,40 @@ struct Expected {
   uint32_t compute_minor;
   int32_t rank;      // -1 when the trace has no distributedInfo
   double busy;       // first GPU: kernel union / span, to 3 decimals; < 0 when the README gives none
+  // Every finding the trace must produce, comma-separated, and no other: precision matters as much as
+  // recall. (The analyzers so far: tensor_cores.unavailable, layout.nchw_nhwc.)
+  const char* findings;
 };
 
 constexpr Expected kFixtures[] = {
     {"pytorch__kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz",
-     8772, "Tesla V100-DGXS-32GB", 7, 0, -1, 0.595},
+     8772, "Tesla V100-DGXS-32GB", 7, 0, -1, 0.595, ""},
     {"pytorch__kineto/tb_plugin/samples/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz",
-     8868, "Tesla V100-DGXS-32GB", 7, 0, -1, 0.746},
+     8868, "Tesla V100-DGXS-32GB", 7, 0, -1, 0.746, ""},
     // The README calls its GPU unknown: it has no deviceProperties, but its 2021-era
     // "computeProperties" describe a V100.
-    {"pytorch__kineto/tb_plugin/test/gpu_metrics_input.json", 30, "Tesla V100-DGXS-32GB", 7, 0, -1, 0.004},
+    {"pytorch__kineto/tb_plugin/test/gpu_metrics_input.json", 30, "Tesla V100-DGXS-32GB", 7, 0, -1, 0.004, ""},
     {"facebookresearch__HolisticTraceAnalysis/tests/data/critical_path/alexnet/"
      "benchmark_result_2869224_1695835535_trace.json.gz",
-     79, "NVIDIA A100-PG509-200", 8, 0, 0, 0.001},
+     79, "NVIDIA A100-PG509-200", 8, 0, 0, 0.001, "layout.nchw_nhwc"},
     {"facebookresearch__HolisticTraceAnalysis/tests/data/timeline_analysis/sampled_rank-0.json.gz", 1154,
-     "", 0, 0, 0, 0.448},
+     "", 0, 0, 0, 0.448, ""},
     {"facebookresearch__HolisticTraceAnalysis/tests/data/with_gpu_user_annotation/"
      "step_based_trace_2543932.json.gz",
-     130, "Quadro GP100", 6, 0, 0, 0.038},
+     130, "Quadro GP100", 6, 0, 0, 0.038, "tensor_cores.unavailable"},
     {"facebookresearch__HolisticTraceAnalysis/tests/data/critical_path/cuda_event_sync_multi_stream/"
      "event_sync_trace.json.gz",
-     3, "NVIDIA A100-PG509-200", 8, 0, 0, -1},
+     3, "NVIDIA A100-PG509-200", 8, 0, 0, -1, ""},
     {"AMD-AGI__TraceLens/tests/traces/h100/gaunernst_bert-small-uncased__1016001.json.gz", 60,
-     "NVIDIA H100 80GB HBM3", 9, 0, -1, 0.079},
+     "NVIDIA H100 80GB HBM3", 9, 0, -1, 0.079, ""},
     {"AMD-AGI__TraceLens/evals/unit_tests_nv/moe/moe_01_many_experts_few_tokens_analysis_output/"
      "moe_01_many_experts_few_tokens.json.gz",
-     36, "NVIDIA B300 SXM6 AC", 10, 3, -1, 0.15},
+     36, "NVIDIA B300 SXM6 AC", 10, 3, -1, 0.15, ""},
     {"facebookresearch__param/et_replay/tests/inputs/linear_kineto.json.gz", 8716,
-     "NVIDIA GeForce RTX 2080 Ti", 7, 5, -1, 0.366},
-    {"NVIDIA__Fuser/report2.sqlite", 19, "NVIDIA H200", 9, 0, -1, 0.001},
+     "NVIDIA GeForce RTX 2080 Ti", 7, 5, -1, 0.366, ""},
+    {"NVIDIA__Fuser/report2.sqlite", 19, "NVIDIA H200", 9, 0, -1, 0.001, ""},
     {"hpcgroup__pipit/pipit/tests/data/saxpy-mpi-cuda_nsys_perlmutter0.sqlite", 5,
-     "NVIDIA A100-SXM4-40GB", 8, 0, -1, 0.085},
+     "NVIDIA A100-SXM4-40GB", 8, 0, -1, 0.085, ""},
 };
 
 class SharedFixtures : public ::testing::TestWithParam<Expected> {};
@@ -86,6 +91,13 @@ TEST_P(SharedFixtures, MatchTheirReadme) {
             static_cast<int64_t>(expected.kernels / 100 + 2));
   EXPECT_EQ(report->stats.Get(base::Stat::kJsonInvalidEvents), 0);
   EXPECT_EQ(report->stats.Get(base::Stat::kJsonTruncated), 0);
+
+  std::vector<std::string> ids;
+  for (const analyzers::Finding& finding : report->findings) ids.push_back(finding.id);
+  std::sort(ids.begin(), ids.end());
+  std::string joined;
+  for (const std::string& id : ids) joined += (joined.empty() ? "" : ",") + id;
+  EXPECT_EQ(joined, expected.findings);
 }
 
 INSTANTIATE_TEST_SUITE_P(Readme, SharedFixtures, ::testing::ValuesIn(kFixtures),

@@ -1,0 +1,47 @@
+#ifndef AMPPROF_ANALYZERS_ANALYZER_H_
+#define AMPPROF_ANALYZERS_ANALYZER_H_
+
+// The analyzer interface: a pure function from a model (and what every analyzer needs of it, computed
+// once) to findings. No I/O, no printing. New analyzer = a file pair with one such function, its test,
+// its catalog entry, and one line in analyzers.cc.
+//
+//   std::vector<Finding> AnalyzeLayout(const AnalysisInput& input);
+
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "analyzers/finding.h"
+#include "analyzers/kernel_classifier.h"
+#include "src/model/trace_model.h"
+
+namespace ampprof::analyzers {
+
+struct AnalysisInput {
+  const model::TraceModel& model;
+  std::span<const KernelClass> signature_classes;  // ClassifyKernel of each kernel signature's name
+
+  const KernelClass& ClassOf(model::KernelRow kernel) const {
+    return signature_classes[model.kernels().signature[kernel].value];
+  }
+};
+
+// Classifies every kernel signature of `model` (each distinct name once).
+std::vector<KernelClass> ClassifySignatures(const model::TraceModel& model);
+
+using AnalyzerFunction = std::vector<Finding> (*)(const AnalysisInput& input);
+
+struct AnalyzerEntry {
+  std::string_view name;
+  AnalyzerFunction run;
+};
+
+// Every analyzer, in the order they run (analyzers.cc).
+std::span<const AnalyzerEntry> AllAnalyzers();
+
+// Runs them all; findings ordered by severity, then by the time at stake.
+std::vector<Finding> RunAnalyzers(const model::TraceModel& model);
+
+}  // namespace ampprof::analyzers
+
+#endif  // AMPPROF_ANALYZERS_ANALYZER_H_
