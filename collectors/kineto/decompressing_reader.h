@@ -33,9 +33,7 @@ class DecompressingReader {
   // compressed data is an error.
   base::StatusOr<size_t> Read(char* out, size_t size);
 
-  bool compressed() const { return compressed_; }
   bool truncated() const { return truncated_; }
-  uint64_t file_bytes_read() const { return file_bytes_read_; }
 
  private:
   DecompressingReader(int fd, std::string path);

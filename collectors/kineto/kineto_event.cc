@@ -27,19 +27,27 @@ std::string_view TrimRight(std::string_view text) {
   return text;
 }
 
+// An integer, also when written as a real number ("68.0").
+bool ReadInt(od::value value, int64_t& out) {
+  int64_t number;
+  if (!value.get_int64().get(number)) {
+    out = number;
+    return true;
+  }
+  double real;
+  if (value.get_double().get(real)) return false;
+  out = static_cast<int64_t>(real);
+  return true;
+}
+
 // A pid or tid: an integer, or a string whose trailing digits are the id.
 bool ReadId(od::value value, std::optional<int64_t>& out) {
   od::json_type type;
   if (value.type().get(type)) return false;
   if (type == od::json_type::number) {
     int64_t number;
-    if (!value.get_int64().get(number)) {
-      out = number;
-      return true;
-    }
-    double real;
-    if (value.get_double().get(real)) return false;
-    out = static_cast<int64_t>(real);
+    if (!ReadInt(value, number)) return false;
+    out = number;
     return true;
   }
   if (type == od::json_type::string) {
@@ -55,18 +63,6 @@ bool ReadNumberToken(od::value value, std::string_view& out) {
   od::json_type type;
   if (value.type().get(type) || type != od::json_type::number) return false;
   out = TrimRight(value.raw_json_token());
-  return true;
-}
-
-bool ReadInt(od::value value, int64_t& out) {
-  int64_t number;
-  if (!value.get_int64().get(number)) {
-    out = number;
-    return true;
-  }
-  double real;
-  if (value.get_double().get(real)) return false;
-  out = static_cast<int64_t>(real);
   return true;
 }
 
