@@ -2,6 +2,7 @@
 #include <unordered_map>
 
 #include "analyzers/analyzer.h"
+#include "analyzers/idle_gap_analyzer.h"
 #include "analyzers/layout_analyzer.h"
 #include "analyzers/tensor_core_analyzer.h"
 
@@ -12,6 +13,7 @@ namespace {
 constexpr AnalyzerEntry kAnalyzers[] = {
     {"tensor_cores", &AnalyzeTensorCoreAvailability},
     {"layout", &AnalyzeLayout},
+    {"idle_gaps", &AnalyzeIdleGaps},
 };
 
 int Rank(Severity severity) {

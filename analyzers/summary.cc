@@ -5,7 +5,10 @@
 
 #include <fmt/format.h>
 
+#include "analyzers/analyzer.h"
+#include "analyzers/idle_gaps.h"
 #include "analyzers/kernel_classifier.h"
+#include "analyzers/steps.h"
 
 #include "src/model/queries.h"
 
@@ -25,7 +28,8 @@ std::string DescribeWorkload(const TraceModel& model) {
   return "";
 }
 
-DeviceSummary SummarizeDevice(const TraceModel& model, model::DeviceRow row) {
+DeviceSummary SummarizeDevice(const AnalysisInput& input, model::DeviceRow row) {
+  const TraceModel& model = input.model;
   const model::Device& device = model.device(row);
   DeviceSummary summary;
   summary.pid = device.pid;
@@ -49,6 +53,7 @@ DeviceSummary SummarizeDevice(const TraceModel& model, model::DeviceRow row) {
     summary.busy_fraction =
         static_cast<double>(summary.busy_ns) / static_cast<double>(summary.span->duration());
   }
+  summary.idle_by_cause = ClassifyIdleGaps(input, row, *summary.span).idle;
   return summary;
 }
 
@@ -155,16 +160,22 @@ TraceSummary Summarize(const TraceModel& model) {
   summary.marks = model.marks().size();
   summary.memory_events = model.memory().size();
   summary.gpu_span = model.GpuSpan();
-  const std::vector<model::RangeRow> steps = model::StepRanges(model);
-  summary.steps = static_cast<uint32_t>(steps.size());
-  if (!steps.empty()) {
-    std::vector<base::DurationNs> durations;
-    for (model::RangeRow step : steps) {
-      durations.push_back(model.ranges().end[step] - model.ranges().start[step]);
-    }
-    std::nth_element(durations.begin(), durations.begin() + static_cast<ptrdiff_t>(durations.size() / 2),
-                     durations.end());
-    summary.median_step_ns = durations[durations.size() / 2];
+  const std::vector<KernelClass> classes = ClassifySignatures(model);
+  const AnalysisInput input{model, classes};
+  if (const std::optional<Steps> steps = FindSteps(input)) {
+    summary.steps = static_cast<uint32_t>(steps->intervals.size());
+    summary.warmup_steps = static_cast<uint32_t>(steps->warmup);
+    summary.step_source = std::string(StepSourceName(steps->source));
+    summary.median_step_ns = steps->MedianDuration();
+    summary.p90_step_ns = steps->P90Duration();
+  } else if (const std::vector<model::RangeRow> profiler_steps = model::StepRanges(model); !profiler_steps.empty()) {
+    // One or two ProfilerStep ranges are no loop, but they are what the user asked the profiler for.
+    Steps few;
+    for (model::RangeRow step : profiler_steps) few.intervals.push_back({model.ranges().start[step], model.ranges().end[step]});
+    summary.steps = static_cast<uint32_t>(few.intervals.size());
+    summary.step_source = std::string(StepSourceName(StepSource::kProfilerStep));
+    summary.median_step_ns = few.MedianDuration();
+    summary.p90_step_ns = few.P90Duration();
   }
   for (uint32_t i = 0; i < model.kernels().size(); ++i) {
     summary.kernel_time_ns = base::SaturatingAdd(summary.kernel_time_ns, model.kernels().duration(KernelRow(i)));
@@ -177,7 +188,7 @@ TraceSummary Summarize(const TraceModel& model) {
                                     process.rank, process.world_size});
   }
   for (uint32_t i = 0; i < model.devices().size(); ++i) {
-    summary.devices.push_back(SummarizeDevice(model, model::DeviceRow(i)));
+    summary.devices.push_back(SummarizeDevice(input, model::DeviceRow(i)));
   }
   summary.top_kernels = TopKernelsByTime(model, summary.kernel_time_ns);
   summary.categories = TimeByCategory(model, summary.kernel_time_ns);

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzers/idle_gaps.h"
 #include "src/base/time.h"
 #include "src/model/trace_model.h"
 
@@ -36,6 +37,7 @@ struct DeviceSummary {
   std::optional<base::Interval> span;
   base::DurationNs busy_ns = 0;
   double busy_fraction = 0.0;  // 0 when the span is empty
+  ByCause<base::DurationNs> idle_by_cause;  // the span's idle time by cause (idle_gaps.h)
 };
 
 struct ProcessSummary {
@@ -74,8 +76,11 @@ struct TraceSummary {
   uint64_t marks = 0;
   uint64_t memory_events = 0;
   std::optional<base::Interval> gpu_span;
-  uint32_t steps = 0;                    // training steps the trace marks (ProfilerStep#N)
-  base::DurationNs median_step_ns = 0;   // their median duration; 0 without steps
+  uint32_t steps = 0;                    // training steps the trace marks (steps.h), warm-up included
+  uint32_t warmup_steps = 0;             // leading steps that are warm-up outliers
+  std::string step_source;               // where the steps came from: StepSourceName
+  base::DurationNs median_step_ns = 0;   // median duration of the steps after warm-up; 0 without steps
+  base::DurationNs p90_step_ns = 0;
   base::DurationNs kernel_time_ns = 0;  // sum of kernel durations, all devices
   std::vector<ProcessSummary> process_list;
   std::vector<DeviceSummary> devices;

@@ -136,8 +136,9 @@ void RenderDevices(const Report& report, std::ostream& out, size_t width) {
     fmt::print(out, "span      {} of GPU activity\n", FormatDuration(summary.gpu_span->duration()));
   }
   if (summary.steps > 0) {
-    fmt::print(out, "steps     {} profiler step{}, median {}\n", summary.steps, summary.steps == 1 ? "" : "s",
-               FormatDuration(summary.median_step_ns));
+    fmt::print(out, "steps     {} from {}{}; median {}, p90 {}\n", summary.steps, summary.step_source,
+               summary.warmup_steps > 0 ? fmt::format(" ({} warm-up left out)", summary.warmup_steps) : "",
+               FormatDuration(summary.median_step_ns), FormatDuration(summary.p90_step_ns));
   }
   if (summary.devices.empty()) {
     fmt::print(out, "\nNo GPU activity was recorded.\n");
@@ -155,6 +156,17 @@ void RenderDevices(const Report& report, std::ostream& out, size_t width) {
     fmt::print(out, "  busy      {} of {} ({} idle between kernels)\n",
                FormatPercent(device.busy_fraction), FormatDuration(device.span->duration()),
                FormatDuration(device.span->duration() - device.busy_ns));
+    std::vector<std::string> causes;
+    for (size_t c = 0; c < analyzers::kGapCauses; ++c) {
+      const auto cause = static_cast<analyzers::GapCause>(c);
+      if (device.idle_by_cause[cause] > 0) {
+        causes.push_back(fmt::format("{} {}", FormatDuration(device.idle_by_cause[cause]), analyzers::GapCauseName(cause)));
+      }
+    }
+    if (!causes.empty()) {
+      const std::vector<std::string> lines = base::WrapText(fmt::format("{}", fmt::join(causes, "; ")), width - 12);
+      for (size_t i = 0; i < lines.size(); ++i) fmt::print(out, "  {:<10}{}\n", i == 0 ? "idle" : "", lines[i]);
+    }
   }
   if (!idle.empty()) {
     fmt::print(out, "\n{}\n",

@@ -60,7 +60,9 @@ TEST(Summarize, CountsProfilerStepsAndTheirMedian) {
   const model::TraceModel model = std::move(builder).Build();
   const TraceSummary summary = Summarize(model);
   EXPECT_EQ(summary.steps, 3u);
-  EXPECT_EQ(summary.median_step_ns, 110);
+  EXPECT_EQ(summary.warmup_steps, 1u) << "900 ns is more than 1.5x the median of the others";
+  EXPECT_EQ(summary.step_source, "ProfilerStep ranges");
+  EXPECT_EQ(summary.median_step_ns, 110) << "over the measured steps";
 }
 
 TEST(Summarize, SplitsKernelTimeByCategoryAndMathUnit) {

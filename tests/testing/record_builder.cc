@@ -91,6 +91,7 @@ void RecordBuilder::Range(std::string_view name, base::TimeNs start, base::TimeN
   record.pid = pid;
   record.tid = tid;
   record.category = category;
+  record.domain = Intern(nvtx_domain);
   record.name = Intern(name);
   record.start = start;
   record.end = end;

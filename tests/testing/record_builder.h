@@ -12,6 +12,7 @@
 //   b.Range("aten::linear", 90, 130);
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "collectors/records/record_sink.h"
@@ -28,6 +29,7 @@ class RecordBuilder {
   uint32_t tid = 101;
   uint32_t device = 0;
   uint32_t stream = 7;
+  std::string nvtx_domain;  // NVTX domain of the ranges built next ("" = the default domain)
 
   base::StringId Intern(std::string_view text) { return sink_.strings().Intern(text); }
   uint32_t NextCorrelation() { return ++correlation_; }
