@@ -4,7 +4,10 @@
 #include "analyzers/analyzer.h"
 #include "analyzers/idle_gap_analyzer.h"
 #include "analyzers/layout_analyzer.h"
+#include "analyzers/optimizer_analyzer.h"
+#include "analyzers/scaler_analyzer.h"
 #include "analyzers/tensor_core_analyzer.h"
+#include "analyzers/warmup_analyzer.h"
 
 namespace ampprof::analyzers {
 namespace {
@@ -14,6 +17,9 @@ constexpr AnalyzerEntry kAnalyzers[] = {
     {"tensor_cores", &AnalyzeTensorCoreAvailability},
     {"layout", &AnalyzeLayout},
     {"idle_gaps", &AnalyzeIdleGaps},
+    {"grad_scaler", &AnalyzeGradScaler},
+    {"warmup", &AnalyzeWarmup},
+    {"optimizer_steps", &AnalyzeOptimizerSteps},
 };
 
 int Rank(Severity severity) {

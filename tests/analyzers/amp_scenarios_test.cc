@@ -1,0 +1,202 @@
+// Synthetic AMP training loops, one pathology at a time, for the analyzers no public trace exercises yet:
+// GradScaler overhead, warm-up in the window and the double optimizer step. Kernel names are real ones
+// (kernel_classifier_test.cc); timings follow a simple host/GPU queue model (LoopBuilder).
+
+#include <gtest/gtest.h>
+
+#include "analyzers/optimizer_analyzer.h"
+#include "analyzers/scaler_analyzer.h"
+#include "analyzers/warmup_analyzer.h"
+#include "src/model/model_builder.h"
+#include "tests/testing/record_builder.h"
+
+namespace ampprof::analyzers {
+namespace {
+
+using records::RangeCategory;
+using testing::RecordBuilder;
+
+constexpr const char* kGemm = "ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_32x5_nn";
+constexpr const char* kUnscale =
+    "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous "
+    "namespace)::TensorListMetadata<1>, at::native::(anonymous namespace)::UnaryOpFunctor<float, 1, 1, 0>, "
+    "at::native::_amp_foreach_non_finite_check_and_unscale_cuda_(c10::ArrayRef<at::Tensor>, at::Tensor&, "
+    "at::Tensor const&)::{lambda()#1}::operator()() const::{lambda()#2}::operator()() const::{lambda(float)#1}>"
+    "(int, at::native::(anonymous namespace)::TensorListMetadata<1>, at::native::(anonymous "
+    "namespace)::UnaryOpFunctor<float, 1, 1, 0>, at::native::_amp_foreach_non_finite_check_and_unscale_cuda_"
+    "(c10::ArrayRef<at::Tensor>, at::Tensor&, at::Tensor const&)::{lambda()#1}::operator()() "
+    "const::{lambda()#2}::operator()() const::{lambda(float)#1})";
+constexpr const char* kUpdateScale = "at::native::amp_update_scale_cuda_kernel(float*, int*, float const*, double, double, int)";
+constexpr const char* kForeachMul =
+    "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous "
+    "namespace)::TensorListMetadata<1>, at::native::(anonymous namespace)::BinaryOpScalarFunctor<float, 1, 1, 0>, "
+    "std::multiplies<float>, float>(at::native::(anonymous namespace)::TensorListMetadata<1>, "
+    "at::native::(anonymous namespace)::BinaryOpScalarFunctor<float, 1, 1, 0>, std::multiplies<float>, float)";
+constexpr const char* kForeachAdd =
+    "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous "
+    "namespace)::TensorListMetadata<2>, at::native::(anonymous namespace)::BinaryOpListAlphaFunctor<float, 2, 2, 0>, "
+    "std::plus<float>, float>(at::native::(anonymous namespace)::TensorListMetadata<2>, at::native::(anonymous "
+    "namespace)::BinaryOpListAlphaFunctor<float, 2, 2, 0>, std::plus<float>, float)";
+
+struct LoopOptions {
+  int steps = 10;
+  base::DurationNs gemm_ns = 200'000;  // four per step
+  bool scaler_sync = true;             // found_inf.item() after the unscale
+  bool double_step = false;            // optimizer.step() after scaler.step(optimizer)
+  bool optimizer_ranges = false;       // Optimizer.step#SGD.step ranges around the optimizer's launches
+  base::DurationNs first_step_extra_ns = 0;  // host work in step 0 only (lazy init, autotuning)
+};
+
+// One host thread launching into one stream. Each launch call takes 5 us and 5 us of Python follow it;
+// the GPU runs kernels in launch order as soon as they are launched and it is free.
+class LoopBuilder {
+ public:
+  explicit LoopBuilder(RecordBuilder& b) : b_(b) {}
+
+  void Launch(const char* name, base::DurationNs gpu_ns) {
+    const base::TimeNs start = std::max(host_ + 3'000, gpu_free_);
+    b_.Launch(name, {host_, host_ + 5'000}, {start, start + gpu_ns});
+    gpu_free_ = start + gpu_ns;
+    host_ += 10'000;
+  }
+  // found_inf.item(): a 4-byte device-to-host copy, then a stream synchronise until the GPU drains.
+  void ReadFoundInf() {
+    const uint32_t correlation = b_.NextCorrelation();
+    b_.ApiCall("cudaMemcpyAsync", host_, host_ + 4'000, correlation);
+    const base::TimeNs copy_start = std::max(host_ + 2'000, gpu_free_);
+    b_.Memcpy(records::MemcpyKind::kDeviceToHost, 4, copy_start, copy_start + 2'000, correlation);
+    gpu_free_ = copy_start + 2'000;
+    const base::TimeNs sync_start = host_ + 5'000;
+    const base::TimeNs sync_end = std::max(sync_start, gpu_free_) + 3'000;
+    b_.ApiCall("cudaStreamSynchronize", sync_start, sync_end, b_.NextCorrelation());
+    host_ = sync_end + 30'000;  // Python until the next launch
+  }
+  void Optimizer(bool range) {
+    const base::TimeNs start = host_;
+    Launch(kForeachMul, 15'000);
+    Launch(kForeachAdd, 15'000);
+    if (range) b_.Range("Optimizer.step#SGD.step", start, host_, RangeCategory::kUserAnnotation);
+  }
+  void Step(int index, const LoopOptions& options) {
+    const base::TimeNs start = host_;
+    if (index == 0) host_ += options.first_step_extra_ns;
+    for (int i = 0; i < 4; ++i) Launch(kGemm, options.gemm_ns);
+    Launch(kUnscale, 20'000);
+    if (options.scaler_sync) ReadFoundInf();
+    Optimizer(options.optimizer_ranges);
+    if (options.double_step) Optimizer(options.optimizer_ranges);
+    Launch(kUpdateScale, 3'000);
+    host_ = std::max(host_, gpu_free_);  // loss.item() at the end of the step keeps steps apart
+    b_.Range("ProfilerStep#" + std::to_string(index), start, host_, RangeCategory::kUserAnnotation);
+  }
+
+ private:
+  RecordBuilder& b_;
+  base::TimeNs host_ = 0;
+  base::TimeNs gpu_free_ = 0;
+};
+
+struct Analyzed {
+  model::TraceModel model;
+  std::vector<KernelClass> classes;
+  AnalysisInput input() const { return AnalysisInput{model, classes}; }
+};
+
+Analyzed BuildLoop(const LoopOptions& options) {
+  model::ModelBuilder builder;
+  RecordBuilder b(builder);
+  LoopBuilder loop(b);
+  for (int i = 0; i < options.steps; ++i) loop.Step(i, options);
+  Analyzed analyzed{std::move(builder).Build(), {}};
+  analyzed.classes = ClassifySignatures(analyzed.model);
+  return analyzed;
+}
+
+TEST(GradScalerAnalyzer, ChargesKernelsAndTheFoundInfSyncToTheStep) {
+  LoopOptions options;
+  options.gemm_ns = 20'000;  // a small model: the scaler's sync and kernels are a large share
+  const Analyzed loop = BuildLoop(options);
+  const std::vector<Finding> findings = AnalyzeGradScaler(loop.input());
+  ASSERT_EQ(findings.size(), 1u);
+  const Finding& finding = findings[0];
+  EXPECT_EQ(finding.id, "amp.scaler_overhead");
+  EXPECT_EQ(finding.severity, Severity::kCritical);
+  ASSERT_EQ(finding.evidence.size(), 4u);
+  EXPECT_EQ(finding.evidence[1].value, "10 launches, 20.0 us per step");
+  EXPECT_EQ(finding.evidence[2].value, "10 launches, 3.00 us per step");
+  EXPECT_EQ(finding.evidence[3].value.substr(0, 18), "10 (1.0 per step):") << finding.evidence[3].value;
+  // No kernel runs from the unscale's end to the first optimizer kernel: the 2 us copy, 3 us for the
+  // sync to return, 30 us of Python, 3 us until the kernel starts.
+  EXPECT_NE(finding.evidence[3].value.find("GPU idle 38.0 us per step"), std::string::npos) << finding.evidence[3].value;
+}
+
+TEST(GradScalerAnalyzer, QuietWhenTheScalerIsCheapAgainstTheStep) {
+  LoopOptions options;
+  options.gemm_ns = 5'000'000;  // 20 ms of GEMMs per step
+  const Analyzed loop = BuildLoop(options);
+  EXPECT_TRUE(AnalyzeGradScaler(loop.input()).empty());
+}
+
+TEST(GradScalerAnalyzer, WithoutTheSyncOnlyKernelsCount) {
+  LoopOptions options;
+  options.gemm_ns = 20'000;
+  options.scaler_sync = false;
+  const Analyzed loop = BuildLoop(options);
+  const std::vector<Finding> findings = AnalyzeGradScaler(loop.input());
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].evidence[3].value, "none recorded (no 4-byte device-to-host copies after the unscale)");
+  EXPECT_EQ(findings[0].time_ns, 10 * 23'000);
+}
+
+TEST(OptimizerAnalyzer, FlagsTheDoubleStepFromKernels) {
+  LoopOptions options;
+  options.double_step = true;
+  const Analyzed loop = BuildLoop(options);
+  const std::vector<Finding> findings = AnalyzeOptimizerSteps(loop.input());
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].id, "amp.double_optimizer_step");
+  EXPECT_EQ(findings[0].severity, Severity::kCritical);
+  EXPECT_EQ(findings[0].evidence[0].value, "optimizer kernels per step");
+  EXPECT_EQ(findings[0].evidence[1].value, "10 of 10 measured");
+  EXPECT_EQ(findings[0].time_ns, 10 * 30'000);
+}
+
+TEST(OptimizerAnalyzer, FlagsTheDoubleStepFromRanges) {
+  LoopOptions options;
+  options.double_step = true;
+  options.optimizer_ranges = true;
+  const Analyzed loop = BuildLoop(options);
+  const std::vector<Finding> findings = AnalyzeOptimizerSteps(loop.input());
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].evidence[0].value, "Optimizer.step ranges");
+  ASSERT_EQ(findings[0].examples.size(), 1u);
+  EXPECT_EQ(findings[0].examples[0], "Optimizer.step#SGD.step");
+}
+
+TEST(OptimizerAnalyzer, QuietOnASingleStep) {
+  for (bool ranges : {false, true}) {
+    LoopOptions options;
+    options.optimizer_ranges = ranges;
+    const Analyzed loop = BuildLoop(options);
+    EXPECT_TRUE(AnalyzeOptimizerSteps(loop.input()).empty()) << "ranges: " << ranges;
+  }
+}
+
+TEST(WarmupAnalyzer, FlagsASlowFirstStepInTheWindow) {
+  LoopOptions options;
+  options.first_step_extra_ns = 50'000'000;  // 50 ms of lazy initialisation in step 0
+  const Analyzed loop = BuildLoop(options);
+  const std::vector<Finding> findings = AnalyzeWarmup(loop.input());
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].id, "bench.warmup_in_window");
+  EXPECT_EQ(findings[0].verdict.substr(0, 35), "The first 1 of 10 steps are warm-up") << findings[0].verdict;
+  EXPECT_EQ(findings[0].time_ns, 50'000'000);
+}
+
+TEST(WarmupAnalyzer, QuietOnASteadyLoop) {
+  const Analyzed loop = BuildLoop(LoopOptions{});
+  EXPECT_TRUE(AnalyzeWarmup(loop.input()).empty());
+}
+
+}  // namespace
+}  // namespace ampprof::analyzers
