@@ -28,6 +28,23 @@ std::string DescribeWorkload(const TraceModel& model) {
   return "";
 }
 
+std::optional<uint64_t> PeakAllocated(const TraceModel& model, model::DeviceRow device) {
+  const model::MemoryTable& memory = model.memory();  // in timestamp order
+  int64_t allocated = 0;
+  int64_t peak = 0;
+  bool any = false;
+  for (uint32_t i = 0; i < memory.size(); ++i) {
+    const model::MemoryEventRow row(i);
+    if (memory.device[row] != device || memory.memory_kind[row] != records::MemoryKind::kDevice) continue;
+    any = true;
+    const auto bytes = static_cast<int64_t>(memory.bytes[row]);
+    allocated += memory.operation[row] == records::MemoryOperation::kAllocate ? bytes : -bytes;
+    peak = std::max(peak, allocated);
+  }
+  if (!any) return std::nullopt;
+  return static_cast<uint64_t>(peak);
+}
+
 DeviceSummary SummarizeDevice(const AnalysisInput& input, model::DeviceRow row) {
   const TraceModel& model = input.model;
   const model::Device& device = model.device(row);
@@ -54,6 +71,7 @@ DeviceSummary SummarizeDevice(const AnalysisInput& input, model::DeviceRow row) 
         static_cast<double>(summary.busy_ns) / static_cast<double>(summary.span->duration());
   }
   summary.idle_by_cause = ClassifyIdleGaps(input, row, *summary.span).idle;
+  summary.peak_allocated_bytes = PeakAllocated(model, row);
   return summary;
 }
 
@@ -160,6 +178,19 @@ TraceSummary Summarize(const TraceModel& model) {
   summary.marks = model.marks().size();
   summary.memory_events = model.memory().size();
   summary.gpu_span = model.GpuSpan();
+  for (uint32_t i = 0; i < model.api_calls().size(); ++i) {
+    if (model.Text(model.api_calls().name[model::ApiCallRow(i)]).find("Synchronize") != std::string_view::npos) {
+      ++summary.synchronize_calls;
+    }
+  }
+  const model::MemcpyTable& copies = model.memcpys();
+  for (uint32_t i = 0; i < copies.size(); ++i) {
+    const model::MemcpyRow copy(i);
+    if (copies.src_kind[copy] == records::MemoryKind::kPageable || copies.dst_kind[copy] == records::MemoryKind::kPageable) {
+      ++summary.pageable_copies;
+      summary.pageable_copy_bytes += copies.bytes[copy];
+    }
+  }
   const std::vector<KernelClass> classes = ClassifySignatures(model);
   const AnalysisInput input{model, classes};
   if (const std::optional<Steps> steps = FindSteps(input)) {

@@ -38,6 +38,9 @@ struct DeviceSummary {
   base::DurationNs busy_ns = 0;
   double busy_fraction = 0.0;  // 0 when the span is empty
   ByCause<base::DurationNs> idle_by_cause;  // the span's idle time by cause (idle_gaps.h)
+  // Highest sum of device allocations minus frees over the trace, counted from its start (memory held
+  // before tracing began is not seen); nullopt when the trace recorded no allocations for the device.
+  std::optional<uint64_t> peak_allocated_bytes;
 };
 
 struct ProcessSummary {
@@ -75,6 +78,9 @@ struct TraceSummary {
   uint64_t ranges = 0;
   uint64_t marks = 0;
   uint64_t memory_events = 0;
+  uint64_t synchronize_calls = 0;     // host calls that wait for the GPU: stream/device/event synchronise
+  uint64_t pageable_copies = 0;       // memcpys to or from pageable host memory: synchronous for the host
+  uint64_t pageable_copy_bytes = 0;
   std::optional<base::Interval> gpu_span;
   uint32_t steps = 0;                    // training steps the trace marks (steps.h), warm-up included
   uint32_t warmup_steps = 0;             // leading steps that are warm-up outliers

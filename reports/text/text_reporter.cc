@@ -15,6 +15,7 @@ namespace {
 
 using analyzers::DeviceSummary;
 using analyzers::Report;
+using base::FormatBytes;
 using base::FormatCount;
 using base::FormatDuration;
 using base::FormatPercent;
@@ -163,6 +164,10 @@ void RenderDevices(const Report& report, std::ostream& out, size_t width) {
         causes.push_back(fmt::format("{} {}", FormatDuration(device.idle_by_cause[cause]), analyzers::GapCauseName(cause)));
       }
     }
+    if (device.peak_allocated_bytes) {
+      fmt::print(out, "  memory    peak {} allocated (counted from the start of the trace)\n",
+                 FormatBytes(*device.peak_allocated_bytes));
+    }
     if (!causes.empty()) {
       const std::vector<std::string> lines = base::WrapText(fmt::format("{}", fmt::join(causes, "; ")), width - 12);
       for (size_t i = 0; i < lines.size(); ++i) fmt::print(out, "  {:<10}{}\n", i == 0 ? "idle" : "", lines[i]);
@@ -184,6 +189,10 @@ void RenderCounts(const Report& report, std::ostream& out) {
   fmt::print(out, "          {} ranges, {} marks, {} memory events; {} process{}, {} thread{}\n",
              count(s.ranges), count(s.marks), count(s.memory_events), s.processes,
              s.processes == 1 ? "" : "es", s.threads, s.threads == 1 ? "" : "s");
+  if (s.synchronize_calls + s.pageable_copies > 0) {
+    fmt::print(out, "host      {} synchronise calls; {} copies to or from pageable memory ({})\n",
+               count(s.synchronize_calls), count(s.pageable_copies), FormatBytes(s.pageable_copy_bytes));
+  }
 }
 
 void RenderTopKernels(const Report& report, std::ostream& out, size_t width) {

@@ -94,5 +94,44 @@ TEST(Summarize, EmptyModel) {
   EXPECT_TRUE(summary.top_kernels.empty());
 }
 
+TEST(Summarize, PeakDeviceMemoryAndPageableCopies) {
+  model::ModelBuilder builder;
+  RecordBuilder b(builder);
+  b.Launch("gemm", {0, 5}, {10, 60});
+  auto memory = [&](base::TimeNs at, records::MemoryOperation operation, uint64_t bytes,
+                    records::MemoryKind kind = records::MemoryKind::kDevice) {
+    records::MemoryRecord record;
+    record.timestamp = at;
+    record.pid = b.pid;
+    record.device_id = 0;
+    record.operation = operation;
+    record.memory_kind = kind;
+    record.bytes = bytes;
+    builder.Add(record);
+  };
+  memory(1, records::MemoryOperation::kAllocate, 100);
+  memory(2, records::MemoryOperation::kAllocate, 50);
+  memory(3, records::MemoryOperation::kRelease, 100);
+  memory(4, records::MemoryOperation::kAllocate, 70);                                  // 120 now, peak 150
+  memory(5, records::MemoryOperation::kAllocate, 1000, records::MemoryKind::kPinned);  // host memory
+  records::MemcpyRecord copy;
+  copy.pid = b.pid;
+  copy.stream_id = b.stream;
+  copy.kind = records::MemcpyKind::kDeviceToHost;
+  copy.dst_kind = records::MemoryKind::kPageable;
+  copy.bytes = 4;
+  copy.start = 70;
+  copy.end = 72;
+  builder.Add(copy);
+  b.ApiCall("cudaStreamSynchronize", 80, 90, b.NextCorrelation());
+  const model::TraceModel model = std::move(builder).Build();
+  const TraceSummary summary = Summarize(model);
+  ASSERT_EQ(summary.devices.size(), 1u);
+  EXPECT_EQ(summary.devices[0].peak_allocated_bytes, std::optional<uint64_t>(150));
+  EXPECT_EQ(summary.pageable_copies, 1u);
+  EXPECT_EQ(summary.pageable_copy_bytes, 4u);
+  EXPECT_EQ(summary.synchronize_calls, 1u);
+}
+
 }  // namespace
 }  // namespace ampprof::analyzers
