@@ -1,0 +1,127 @@
+#include "src/cli/launcher.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <map>
+
+extern char** environ;
+
+namespace ampprof::cli {
+namespace {
+
+// The child being waited for; read by the signal handler.
+volatile sig_atomic_t g_child_pid = 0;
+
+constexpr std::array kForwardedSignals = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
+
+void ForwardSignal(int signal, siginfo_t* info, void* /*context*/) {
+  // Terminal-generated signals (si_code SI_KERNEL) already reached the child in our process group.
+  if (info != nullptr && info->si_code > 0) return;
+  const pid_t child = g_child_pid;
+  if (child > 0) kill(child, signal);
+}
+
+class SignalForwarding {
+ public:
+  SignalForwarding() {
+    struct sigaction action {};
+    action.sa_sigaction = &ForwardSignal;
+    action.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    for (size_t i = 0; i < kForwardedSignals.size(); ++i) sigaction(kForwardedSignals[i], &action, &previous_[i]);
+  }
+  ~SignalForwarding() {
+    for (size_t i = 0; i < kForwardedSignals.size(); ++i) sigaction(kForwardedSignals[i], &previous_[i], nullptr);
+    g_child_pid = 0;
+  }
+  SignalForwarding(const SignalForwarding&) = delete;
+  SignalForwarding& operator=(const SignalForwarding&) = delete;
+
+  // What the child inherits: the dispositions ampprof itself was started with.
+  const struct sigaction& previous(size_t i) const { return previous_[i]; }
+
+ private:
+  std::array<struct sigaction, kForwardedSignals.size()> previous_{};
+};
+
+// environ with `overrides` applied, as "KEY=VALUE" strings.
+std::vector<std::string> ChildEnvironment(const std::vector<std::pair<std::string, std::string>>& overrides) {
+  std::map<std::string, std::string> values;
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    const std::string_view text(*entry);
+    const size_t equals = text.find('=');
+    if (equals == std::string_view::npos) continue;
+    values.emplace(std::string(text.substr(0, equals)), std::string(text.substr(equals + 1)));
+  }
+  for (const auto& [key, value] : overrides) values[key] = value;
+  std::vector<std::string> result;
+  result.reserve(values.size());
+  for (const auto& [key, value] : values) result.push_back(key + "=" + value);
+  return result;
+}
+
+}  // namespace
+
+base::StatusOr<int> RunWorkload(const LaunchRequest& request) {
+  if (request.argv.empty()) return base::InvalidArgumentError("no command to run");
+  // Everything the child needs is built before fork: after it, only async-signal-safe calls.
+  std::vector<char*> argv;
+  for (const std::string& arg : request.argv) argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
+  const std::vector<std::string> environment = ChildEnvironment(request.environment);
+  std::vector<char*> envp;
+  for (const std::string& entry : environment) envp.push_back(const_cast<char*>(entry.c_str()));
+  envp.push_back(nullptr);
+
+  // exec failures come back through a close-on-exec pipe: EOF means the exec succeeded.
+  int error_pipe[2];
+  if (pipe2(error_pipe, O_CLOEXEC) != 0) {
+    return base::IoError("cannot create a pipe: {}", std::strerror(errno));
+  }
+  SignalForwarding forwarding;
+  const pid_t child = fork();
+  if (child < 0) {
+    const int error = errno;
+    close(error_pipe[0]);
+    close(error_pipe[1]);
+    return base::IoError("cannot start '{}': {}", request.argv[0], std::strerror(error));
+  }
+  if (child == 0) {
+    close(error_pipe[0]);
+    for (size_t i = 0; i < kForwardedSignals.size(); ++i) sigaction(kForwardedSignals[i], &forwarding.previous(i), nullptr);
+    execvpe(argv[0], argv.data(), envp.data());
+    const int error = errno;
+    ssize_t ignored = write(error_pipe[1], &error, sizeof(error));
+    (void)ignored;
+    _exit(kExitCommandNotFound);
+  }
+  g_child_pid = child;
+  close(error_pipe[1]);
+  int exec_error = 0;
+  ssize_t got;
+  do {
+    got = read(error_pipe[0], &exec_error, sizeof(exec_error));
+  } while (got < 0 && errno == EINTR);
+  close(error_pipe[0]);
+
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0) {
+    if (errno != EINTR) return base::IoError("waiting for '{}': {}", request.argv[0], std::strerror(errno));
+  }
+  if (got == static_cast<ssize_t>(sizeof(exec_error))) {
+    // ENOENT: not found (a shell's 127); anything else: found but not executable (126).
+    if (exec_error == ENOENT) return base::NotFoundError("cannot run '{}': {}", request.argv[0], std::strerror(exec_error));
+    return base::UnsupportedError("cannot run '{}': {}", request.argv[0], std::strerror(exec_error));
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return 128;
+}
+
+}  // namespace ampprof::cli
