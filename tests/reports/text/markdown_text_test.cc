@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "analyzers/finding_catalog.h"
+
 namespace ampprof::reports {
 namespace {
 
@@ -217,6 +219,32 @@ TEST(MarkdownInlineTest, LinksShowTheirTextAndAbsoluteUrls) {
 TEST(MarkdownInlineTest, BackslashEscapes) {
   EXPECT_EQ(RenderMarkdownInline("2 \\* 3, \\[not a link\\], C:\\path"),
             "2 * 3, [not a link], C:\\path");
+}
+
+// ---- The finding pages, as `ampprof explain` prints them ----
+
+TEST(MarkdownTextTest, EveryFindingPageRendersReadably) {
+  for (const analyzers::FindingInfo& info : analyzers::FindingCatalog()) {
+    for (const size_t width : {size_t{80}, size_t{100}}) {
+      const std::string text = RenderMarkdownAsText(analyzers::FindingDoc(info.id), width);
+      const std::vector<std::string> lines = Lines(text);
+      ASSERT_GE(lines.size(), 4u) << info.id;
+      if (info.title.size() <= width) {
+        EXPECT_EQ(lines[0], info.title) << info.id;
+        EXPECT_EQ(lines[1], std::string(info.title.size(), '=')) << info.id;
+      }
+      EXPECT_NE(text.find("\nHow to fix it\n"), std::string::npos) << info.id;
+      EXPECT_NE(text.find("\nWhere it was seen\n"), std::string::npos) << info.id;
+      EXPECT_NE(text.find("\n      "), std::string::npos) << info.id << ": no code block";
+      EXPECT_EQ(text.find("**"), std::string::npos) << info.id;
+      EXPECT_EQ(text.find("```"), std::string::npos) << info.id;
+      EXPECT_EQ(text.find("\n\n\n"), std::string::npos) << info.id;
+      for (const std::string& line : lines) {
+        EXPECT_LE(line.size(), width) << info.id << ": " << line;
+        EXPECT_FALSE(line.ends_with(" ")) << info.id << ": '" << line << "'";
+      }
+    }
+  }
 }
 
 }  // namespace
