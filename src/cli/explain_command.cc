@@ -1,71 +1,114 @@
 #include "src/cli/explain_command.h"
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
 #include "analyzers/finding_catalog.h"
-#include "src/base/format.h"
+#include "reports/text/markdown_text.h"
+#include "src/base/check.h"
 #include "src/cli/exit_codes.h"
 
 namespace ampprof::cli {
 namespace {
 
-constexpr size_t kWidth = 100;
+// Prose is wrapped to the terminal, but not wider than this: longer lines are hard to read.
+constexpr size_t kMaxWidth = 100;
+constexpr size_t kMinWidth = 40;
+constexpr size_t kDefaultWidth = 80;  // when stdout is not a terminal and $COLUMNS is not set
 
-// A heading, then the body indented by two spaces. Prose is wrapped to the terminal width; text with
-// its own line breaks (fixes, which hold code) is printed as written.
-void PrintSection(std::ostream& out, std::string_view heading, std::string_view body) {
-  fmt::print(out, "\n{}\n", heading);
-  if (body.find('\n') == std::string_view::npos) {
-    for (const std::string& line : base::WrapText(body, kWidth - 2)) fmt::print(out, "  {}\n", line);
+struct ExplainOptions {
+  std::string id;
+  std::string format = "text";
+};
+
+// $COLUMNS first (shells set it, and scripts and tests can pin the width with it), then the
+// terminal's own width when stdout is one.
+size_t TerminalWidth() {
+  size_t width = 0;
+  if (const char* columns = std::getenv("COLUMNS"); columns != nullptr) {
+    const std::string_view text(columns);
+    std::from_chars(text.data(), text.data() + text.size(), width);
+  }
+  winsize size{};
+  if (width == 0 && isatty(STDOUT_FILENO) == 1 && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0) {
+    width = size.ws_col;
+  }
+  if (width == 0) width = kDefaultWidth;
+  return std::clamp(width, kMinWidth, kMaxWidth);
+}
+
+// The list of findings. As Markdown, the rows of docs/findings/README.md's index table.
+void PrintList(bool markdown) {
+  if (markdown) {
+    fmt::print(std::cout, "| id | default severity | title |\n|---|---|---|\n");
+    for (const analyzers::FindingInfo& info : analyzers::FindingCatalog()) {
+      fmt::print(std::cout, "| [`{0}`]({0}.md) | {1} | {2} |\n", info.id,
+                 analyzers::SeverityName(info.default_severity), info.title);
+    }
     return;
   }
-  size_t at = 0;
-  while (at <= body.size()) {
-    const size_t newline = body.find('\n', at);
-    fmt::print(out, "  {}\n", body.substr(at, newline == std::string_view::npos ? body.npos : newline - at));
-    if (newline == std::string_view::npos) break;
-    at = newline + 1;
+  fmt::print(std::cout, "Findings ampprof reports ('ampprof explain ID' explains one):\n\n");
+  fmt::print(std::cout, "  {:<27} {:<9} {}\n", "id", "severity", "title");
+  for (const analyzers::FindingInfo& info : analyzers::FindingCatalog()) {
+    fmt::print(std::cout, "  {:<27} {:<9} {}\n", info.id,
+               analyzers::SeverityName(info.default_severity), info.title);
   }
 }
 
-int Explain(const std::string& id) {
-  if (id.empty()) {
-    fmt::print(std::cout, "Findings ampprof reports (ampprof explain ID for one in full):\n\n");
-    for (const analyzers::FindingInfo& info : analyzers::FindingCatalog()) {
-      fmt::print(std::cout, "  {:<28} {}\n", info.id, info.title);
-    }
+int Explain(const ExplainOptions& options) {
+  const bool markdown = options.format == "md";
+  if (options.id.empty()) {
+    PrintList(markdown);
     return kExitOk;
   }
-  const analyzers::FindingInfo* info = analyzers::FindFinding(id);
+  const analyzers::FindingInfo* info = analyzers::FindFinding(options.id);
   if (info == nullptr) {
-    fmt::print(std::cerr, "ampprof explain: unknown finding id '{}' (run 'ampprof explain' for the list)\n",
-               id);
+    const std::string_view closest = analyzers::ClosestFindingId(options.id);
+    const std::string hint = closest.empty() ? "" : fmt::format("; did you mean '{}'?", closest);
+    fmt::print(std::cerr,
+               "ampprof explain: unknown finding id '{}'{} (run 'ampprof explain' for the list)\n",
+               options.id, hint);
     return kExitUsage;
   }
-  fmt::print(std::cout, "{}: {}\nDefault severity: {}\n", info->id, info->title,
-             analyzers::SeverityName(info->default_severity));
-  PrintSection(std::cout, "What it means", info->meaning);
-  PrintSection(std::cout, "How ampprof detects it", info->detection);
-  PrintSection(std::cout, "Evidence in the report", info->evidence);
-  PrintSection(std::cout, "How to fix it", info->fix);
-  PrintSection(std::cout, "Where it comes from", info->seen_in);
+  const std::string_view doc = analyzers::FindingDoc(info->id);
+  // The finding_catalog test fails the build's tests before a binary without a page can ship.
+  AMPPROF_CHECK_MSG(!doc.empty(), "a catalog id has no docs/findings page in this build");
+  if (markdown) {
+    fmt::print(std::cout, "{}", doc);
+  } else {
+    fmt::print(std::cout, "{}", reports::RenderMarkdownAsText(doc, TerminalWidth()));
+  }
   return kExitOk;
 }
 
 }  // namespace
 
 CommandAction AddExplainCommand(CLI::App& app) {
-  auto id = std::make_shared<std::string>();
+  auto options = std::make_shared<ExplainOptions>();
   CLI::App* command = app.add_subcommand(
-      "explain", "What a finding means, how ampprof detects it and how to fix it");
-  command->add_option("finding", *id, "Finding id, e.g. gpu.launch_bound; without one, list them all")
+      "explain",
+      "What a finding means, how ampprof detects it and how to fix it (docs/findings/ID.md)");
+  command
+      ->add_option("finding", options->id,
+                   "Finding id, e.g. gpu.launch_bound; without one, list them all")
       ->type_name("FINDING_ID");
-  return {command, [id] { return Explain(*id); }};
+  command
+      ->add_option("--format", options->format,
+                   "text: for the terminal, wrapped to its width; md: the Markdown page as written")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"text", "md"}));
+  return {command, [options] { return Explain(*options); }};
 }
 
 }  // namespace ampprof::cli

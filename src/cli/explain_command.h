@@ -7,7 +7,9 @@
 
 namespace ampprof::cli {
 
-// `ampprof explain [FINDING_ID]`: the finding catalog; one entry in full, or the list of ids.
+// `ampprof explain [FINDING_ID] [--format text|md]`: a finding's reference page
+// (docs/findings/ID.md, built into the binary) rendered for the terminal or as its Markdown, or the
+// list of ids. An unknown id is a usage error (exit status 1) with a "did you mean" hint.
 CommandAction AddExplainCommand(CLI::App& app);
 
 }  // namespace ampprof::cli

@@ -101,10 +101,26 @@ expect("unwritable report" EXIT 2 ONE_LINE_STDERR STDERR "cannot write the repor
 expect("no trace given" EXIT 1 ONE_LINE_STDERR COMMAND "${AMPPROF}" analyze)
 
 # explain, version, and the commands this version cannot run.
-expect("explain lists findings" EXIT 0 STDOUT "gpu.launch_bound.*amp.double_optimizer_step" COMMAND "${AMPPROF}" explain)
-expect("explain one finding" EXIT 0 STDOUT "How to fix it" COMMAND "${AMPPROF}" explain layout.nchw_nhwc)
-expect("explain an unknown id" EXIT 1 ONE_LINE_STDERR STDERR "unknown finding id 'gpu.nope'"
+expect("explain lists findings" EXIT 0 EMPTY_STDERR
+       STDOUT "gpu.launch_bound +critical +GPU idles between kernels.*amp.double_optimizer_step +critical"
+       COMMAND "${AMPPROF}" explain)
+expect("explain one finding: title, sections, fix code" EXIT 0 EMPTY_STDERR
+       STDOUT "^Convolutions spend time converting tensors between NCHW and NHWC layouts\n=+\n.*\nHow to fix it\n.*\n      model = model\\.to\\(memory_format=torch\\.channels_last\\)\n"
+       COMMAND "${AMPPROF}" explain layout.nchw_nhwc)
+expect("explain --format md prints the page as written" EXIT 0 EMPTY_STDERR
+       STDOUT "^# GPU idles between kernels: the host cannot launch work fast enough\n.*## How to fix it\n.*```python\nmodel = torch\\.compile\\(model, mode=\"reduce-overhead\"\\)\n```"
+       COMMAND "${AMPPROF}" explain gpu.launch_bound --format md)
+expect("explain --format md without an id prints the index table" EXIT 0
+       STDOUT "^\\| id \\| default severity \\| title \\|\n\\|---\\|---\\|---\\|\n\\| \\[`gpu.launch_bound`\\]\\(gpu.launch_bound.md\\) \\| critical \\|"
+       COMMAND "${AMPPROF}" explain --format md)
+expect("explain wraps prose to COLUMNS" EXIT 0 STDOUT "\n  Every CUDA kernel is launched from the CPU: Python, the\n"
+       COMMAND ${CMAKE_COMMAND} -E env COLUMNS=60 "${AMPPROF}" explain gpu.launch_bound)
+expect("explain an unknown id" EXIT 1 ONE_LINE_STDERR STDERR "unknown finding id 'gpu.nope' \\(run 'ampprof explain' for the list\\)"
        COMMAND "${AMPPROF}" explain gpu.nope)
+expect("explain suggests the closest id" EXIT 1 ONE_LINE_STDERR
+       STDERR "unknown finding id 'gpu.launchbound'; did you mean 'gpu.launch_bound'\\?"
+       COMMAND "${AMPPROF}" explain gpu.launchbound)
+expect("explain checks --format" EXIT 1 ONE_LINE_STDERR STDERR "--format" COMMAND "${AMPPROF}" explain gpu.sync_stall --format html)
 expect("version" EXIT 0 STDOUT "ampprof [0-9]+\\.[0-9]+\\.[0-9]+.*\\.ampt 1\\.0" COMMAND "${AMPPROF}" version)
 expect("run without a collector" EXIT 3 ONE_LINE_STDERR STDERR "CUPTI collector" COMMAND "${AMPPROF}" run -- true)
 expect("run needs a command" EXIT 1 ONE_LINE_STDERR COMMAND "${AMPPROF}" run)
