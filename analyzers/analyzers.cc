@@ -2,6 +2,7 @@
 #include <unordered_map>
 
 #include "analyzers/analyzer.h"
+#include "analyzers/fp32_math_analyzer.h"
 #include "analyzers/layout_analyzer.h"
 #include "analyzers/tensor_core_analyzer.h"
 
@@ -11,6 +12,7 @@ namespace {
 // The list. Static self-registration is avoided on purpose: it disappears from static libraries.
 constexpr AnalyzerEntry kAnalyzers[] = {
     {"tensor_cores", &AnalyzeTensorCoreAvailability},
+    {"fp32_math", &AnalyzeFp32Math},
     {"layout", &AnalyzeLayout},
 };
 

@@ -156,7 +156,7 @@ constexpr FindingInfo kCatalog[] = {
     },
     {
         .id = "tensor_cores.fp32_math",
-        .title = "Matmuls or convolutions still run on FP32 CUDA cores in the mixed-precision run",
+        .title = "Matmuls or convolutions still run on CUDA cores instead of Tensor Cores",
         .default_severity = Severity::kWarning,
         .meaning =
             "Autocast lowers the precision only of the ops it covers and only inside its region. "
@@ -168,21 +168,32 @@ constexpr FindingInfo kCatalog[] = {
             "do not (torch.backends.cuda.matmul.allow_tf32 defaults to False), so an FP32 trace "
             "shows tf32 convolution kernels next to ffma GEMM kernels.",
         .detection =
-            "ampprof classifies every GEMM and convolution kernel by its name. SIMT: ffma, "
-            "_simt_, sgemm without tensorop, scudnn, implicit_convolve_sgemm, hgemm without an "
-            "MMA shape. Tensor Core: tensorop, wmma, MMA shapes such as 884, 1688 and 16816, "
-            "gmma/hgmma (Hopper), tensor16x8x16-style tiles, tf32, nvjet, cutlass3x_sm90 "
-            "tensorop, flash/fmha attention kernels. The dtype comes from tokens such as f16, "
-            "bf16, tf32 and e4m3. Where cuBLASLt (CUBLASLT_LOG_LEVEL=2) or cuDNN "
-            "(CUDNN_LOGLEVEL_DBG=3) logs were captured, their operand types and compute type "
-            "(e.g. COMPUTE_32F vs COMPUTE_32F_FAST_TF32) confirm the class. The finding fires "
-            "when FP32 SIMT kernels hold a large share of GEMM/convolution time in a "
-            "mixed-precision run; kernels that match neither class count as unknown, not as SIMT.",
+            "ampprof classifies every GEMM and convolution kernel by its name. SIMT: ffma, _simt_, "
+            "sgemm without tensorop, scudnn, implicit_convolve_sgemm, hgemm without an MMA shape. "
+            "Tensor Core: tensorop, wmma, MMA shapes such as 884, 1688 and 16816, gmma/hgmma "
+            "(Hopper), tensor16x8x16-style tiles, tf32, nvjet, cutlass3x_sm90 tensorop. The dtype "
+            "comes from tokens such as f16, bf16, tf32 and e4m3. Kernels that match neither class "
+            "count as unknown, never as SIMT. Whether the run is mixed precision is read from the "
+            "trace itself: FP16/BF16/FP8 GEMM, convolution or attention kernels, GradScaler "
+            "kernels, or casts between FP32 and FP16/BF16/FP8. In a mixed-precision run on a GPU "
+            "with Tensor Cores (compute capability 7.0 or newer, or Tensor-Core kernels seen on "
+            "it), the finding is a warning when GEMM and convolution kernels on CUDA cores (any "
+            "type but FP64) take more than a small share of a device's kernel time, and critical "
+            "from a large share. Grouped and depthwise convolutions are left to "
+            "conv.grouped_fallback. In an FP32 run on Ampere or newer (compute capability 8.0 or "
+            "more in the trace's device properties) the same share of FP32 SIMT time is an info: "
+            "TF32 would run it on Tensor Cores. It counts FP32 GEMMs only when no GEMM in the "
+            "trace runs TF32, and FP32 convolutions only when no convolution does: where some "
+            "already do, TF32 is on and the SIMT kernels are the library's choice for their "
+            "shapes. cuBLASLt and cuDNN logs, which would confirm operand and compute types, are "
+            "not read yet.",
         .evidence =
-            "GEMM and convolution GPU time per step split by class (Tensor Core FP16/BF16, TF32, "
-            "FP32 SIMT, unknown); the top FP32 kernels with time and launch counts; the NVTX op "
-            "(aten::mm, aten::addmm, aten::convolution, ...) and shapes where known; operand and "
-            "compute types from library logs.",
+            "GEMM and convolution kernels on CUDA cores: launches, GPU time and share of kernel "
+            "time, GEMMs and convolutions apart; the device's GEMM and convolution time by unit "
+            "and type (Tensor Cores FP16/BF16/FP8, TF32, CUDA cores FP32 or FP16/BF16, unit "
+            "unknown); what made the run mixed precision, or for the TF32 info the GPU and the "
+            "switch to turn on; the top kernels by time. Totals over the traced window, per "
+            "device.",
         .fix = "Run the whole forward pass, loss included, under autocast; backward follows the\n"
                "forward's dtypes:\n"
                "    with torch.autocast(\"cuda\", dtype=torch.bfloat16):  # or torch.float16\n"

@@ -25,7 +25,7 @@ struct Expected {
   int32_t rank;      // -1 when the trace has no distributedInfo
   double busy;       // first GPU: kernel union / span, to 3 decimals; < 0 when the README gives none
   // Every finding the trace must produce, comma-separated, and no other: precision matters as much as
-  // recall. (The analyzers so far: tensor_cores.unavailable, layout.nchw_nhwc.)
+  // recall. (The analyzers so far: tensor_cores.unavailable, layout.nchw_nhwc, tensor_cores.fp32_math.)
   const char* findings;
 };
 
@@ -37,17 +37,23 @@ constexpr Expected kFixtures[] = {
     // The README calls its GPU unknown: it has no deviceProperties, but its 2021-era
     // "computeProperties" describe a V100.
     {"pytorch__kineto/tb_plugin/test/gpu_metrics_input.json", 30, "Tesla V100-DGXS-32GB", 7, 0, -1, 0.004, ""},
+    // fp32_math (info, TF32 opportunity): an FP32 run on an A100. Its classifier's aten::linear runs
+    // ampere_sgemm_32x32_sliced1x4_tn (FP32 SIMT, 24.5% of kernel time; with ampere_gcgemm_64x64_nt, the
+    // complex GEMM of a cuDNN FFT convolution that the classifier calls a GEMM, 30.6%). Some of its
+    // convolutions run TF32 (cuDNN's default), none of its GEMMs (matmul TF32 is off by default).
     {"facebookresearch__HolisticTraceAnalysis/tests/data/critical_path/alexnet/"
      "benchmark_result_2869224_1695835535_trace.json.gz",
-     79, "NVIDIA A100-PG509-200", 8, 0, 0, 0.001, "layout.nchw_nhwc"},
+     79, "NVIDIA A100-PG509-200", 8, 0, 0, 0.001, "layout.nchw_nhwc,tensor_cores.fp32_math"},
     {"facebookresearch__HolisticTraceAnalysis/tests/data/timeline_analysis/sampled_rank-0.json.gz", 1154,
      "", 0, 0, 0, 0.448, ""},
     {"facebookresearch__HolisticTraceAnalysis/tests/data/with_gpu_user_annotation/"
      "step_based_trace_2543932.json.gz",
      130, "Quadro GP100", 6, 0, 0, 0.038, "tensor_cores.unavailable"},
+    // fp32_math (info, TF32 opportunity): its whole GPU work is three FP32 ampere_sgemm_128x64_nn on an
+    // A100 (369 us); TF32 would run them on Tensor Cores.
     {"facebookresearch__HolisticTraceAnalysis/tests/data/critical_path/cuda_event_sync_multi_stream/"
      "event_sync_trace.json.gz",
-     3, "NVIDIA A100-PG509-200", 8, 0, 0, -1, ""},
+     3, "NVIDIA A100-PG509-200", 8, 0, 0, -1, "tensor_cores.fp32_math"},
     {"AMD-AGI__TraceLens/tests/traces/h100/gaunernst_bert-small-uncased__1016001.json.gz", 60,
      "NVIDIA H100 80GB HBM3", 9, 0, -1, 0.079, ""},
     {"AMD-AGI__TraceLens/evals/unit_tests_nv/moe/moe_01_many_experts_few_tokens_analysis_output/"
