@@ -2,6 +2,7 @@
 #include <unordered_map>
 
 #include "analyzers/analyzer.h"
+#include "analyzers/alignment_analyzer.h"
 #include "analyzers/fp32_math_analyzer.h"
 #include "analyzers/layout_analyzer.h"
 #include "analyzers/tensor_core_analyzer.h"
@@ -13,6 +14,7 @@ namespace {
 constexpr AnalyzerEntry kAnalyzers[] = {
     {"tensor_cores", &AnalyzeTensorCoreAvailability},
     {"fp32_math", &AnalyzeFp32Math},
+    {"alignment", &AnalyzeAlignment},
     {"layout", &AnalyzeLayout},
 };
 

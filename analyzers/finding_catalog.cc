@@ -234,17 +234,22 @@ constexpr FindingInfo kCatalog[] = {
             "size constraint since cuDNN 7.3, so this mostly concerns Linear layers, embeddings, "
             "output heads over odd vocabulary sizes and attention projections.",
         .detection =
-            "ampprof looks for Tensor-Core kernels whose names carry low alignment tags (align1, "
-            "align2) and, where cuBLASLt logs or NVTX op shapes give the GEMM dimensions (m, n, k "
-            "and leading dimensions), checks whether they are multiples of 8. It reports the "
-            "share of Tensor-Core GEMM time spent in unaligned variants and names the offending "
-            "shapes. The alignment tag is a CUTLASS naming convention, so a finding based on "
-            "kernel names alone carries a lower confidence than one confirmed by dimensions.",
+            "ampprof reads the alignment tag (alignN: the vector alignment of the A operand, in "
+            "elements) that CUTLASS-built Tensor-Core kernels carry in their names, in cuBLAS and "
+            "in PyTorch. Such a kernel loads operands N elements at a time; below 16 bytes "
+            "(align1, align2 or align4 for FP16/BF16, align1 or align2 for TF32) it is the slow "
+            "variant the library picks when a dimension or leading dimension is not a multiple of "
+            "8 FP16/BF16 (4 TF32) elements. The finding fires when these variants take more than a "
+            "small share of a device's kernel time, and reports their share of its Tensor-Core "
+            "GEMM/convolution time. Kernels without a tag (most of cuBLAS's own xmma and nvjet "
+            "kernels) count neither way. The tag is a naming convention, and the GEMM dimensions "
+            "are not read yet (cuBLASLt logs, NVTX op shapes), so the finding names the kernels, "
+            "not the shapes.",
         .evidence =
-            "GPU time per step in unaligned Tensor-Core kernels and its share of GEMM time; the "
-            "top unaligned kernels; the GEMM dimensions (m, n, k, leading dimensions) that are "
-            "not multiples of 8, with the NVTX op (aten::mm, aten::addmm, aten::linear) that "
-            "launched them where known.",
+            "Launches and GPU time of unaligned Tensor-Core kernels, their share of kernel time "
+            "and of Tensor-Core GEMM/convolution time; the split by type and alignment (e.g. BF16 "
+            "align2); how much Tensor-Core time has an alignment tag at all; the top unaligned "
+            "kernels. Totals over the traced window, per device.",
         .fix = "Pad the dimensions that feed matmuls to multiples of 8:\n"
                "    def round_up(n, multiple=8):\n"
                "        return (n + multiple - 1) // multiple * multiple\n"
@@ -254,7 +259,11 @@ constexpr FindingInfo kCatalog[] = {
                "Pick batch sizes, hidden sizes and sequence lengths that are multiples of 8\n"
                "(512, not 513), or pad the sequence dimension of inputs (and mask the padded\n"
                "positions):\n"
-               "    x = torch.nn.functional.pad(x, (0, round_up(x.shape[-1]) - x.shape[-1]))",
+               "    x = torch.nn.functional.pad(x, (0, round_up(x.shape[-1]) - x.shape[-1]))\n"
+               "With Hugging Face models, pad the vocabulary and the batches the same way:\n"
+               "    model.resize_token_embeddings(len(tokenizer), pad_to_multiple_of=8)\n"
+               "    collator = DataCollatorWithPadding(tokenizer, pad_to_multiple_of=8)\n"
+               "Multiples of 8 also suit TF32, which needs multiples of 4.",
         .seen_in =
             "PyTorch AMP recipe: sizes are chosen 'such that linear layers' participating "
             "dimensions are multiples of 8, to permit Tensor Core usage on Tensor Core-capable "

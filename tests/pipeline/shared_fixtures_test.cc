@@ -44,8 +44,11 @@ constexpr Expected kFixtures[] = {
     {"facebookresearch__HolisticTraceAnalysis/tests/data/critical_path/alexnet/"
      "benchmark_result_2869224_1695835535_trace.json.gz",
      79, "NVIDIA A100-PG509-200", 8, 0, 0, 0.001, "layout.nchw_nhwc,tensor_cores.fp32_math"},
+    // misaligned: 65% of its TF32 Tensor-Core GEMM time (5.9% of kernel time) runs cutlass s1688gemm
+    // align1 variants. The trace's aten::mm/addmm/bmm input dims behind them are not multiples of 4
+    // (3906, 125, 110, 18030, 38377, 7); those behind its align4 variants are (256, 200, 512, 160).
     {"facebookresearch__HolisticTraceAnalysis/tests/data/timeline_analysis/sampled_rank-0.json.gz", 1154,
-     "", 0, 0, 0, 0.448, ""},
+     "", 0, 0, 0, 0.448, "tensor_cores.misaligned"},
     {"facebookresearch__HolisticTraceAnalysis/tests/data/with_gpu_user_annotation/"
      "step_based_trace_2543932.json.gz",
      130, "Quadro GP100", 6, 0, 0, 0.038, "tensor_cores.unavailable"},
@@ -54,8 +57,11 @@ constexpr Expected kFixtures[] = {
     {"facebookresearch__HolisticTraceAnalysis/tests/data/critical_path/cuda_event_sync_multi_stream/"
      "event_sync_trace.json.gz",
      3, "NVIDIA A100-PG509-200", 8, 0, 0, -1, "tensor_cores.fp32_math"},
+    // misaligned: the MLM head, aten::addmm of [141, 512] x [512, 30522] in BF16 (vocabulary 30522 is not
+    // a multiple of 8), runs cutlass_80_tensorop_bf16_s16816gemm_..._align2: 13.4% of kernel time, the
+    // AMP recipe's "multiples of 8" case. Its other GEMMs run align8 or untagged cuBLAS kernels.
     {"AMD-AGI__TraceLens/tests/traces/h100/gaunernst_bert-small-uncased__1016001.json.gz", 60,
-     "NVIDIA H100 80GB HBM3", 9, 0, -1, 0.079, ""},
+     "NVIDIA H100 80GB HBM3", 9, 0, -1, 0.079, "tensor_cores.misaligned"},
     {"AMD-AGI__TraceLens/evals/unit_tests_nv/moe/moe_01_many_experts_few_tokens_analysis_output/"
      "moe_01_many_experts_few_tokens.json.gz",
      36, "NVIDIA B300 SXM6 AC", 10, 3, -1, 0.15, ""},
