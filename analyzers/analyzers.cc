@@ -4,6 +4,7 @@
 #include "analyzers/analyzer.h"
 #include "analyzers/alignment_analyzer.h"
 #include "analyzers/fp32_math_analyzer.h"
+#include "analyzers/grouped_conv_analyzer.h"
 #include "analyzers/layout_analyzer.h"
 #include "analyzers/tensor_core_analyzer.h"
 
@@ -16,6 +17,7 @@ constexpr AnalyzerEntry kAnalyzers[] = {
     {"fp32_math", &AnalyzeFp32Math},
     {"alignment", &AnalyzeAlignment},
     {"layout", &AnalyzeLayout},
+    {"grouped_conv", &AnalyzeGroupedConvolutions},
 };
 
 int Rank(Severity severity) {
