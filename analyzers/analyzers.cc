@@ -3,6 +3,7 @@
 
 #include "analyzers/analyzer.h"
 #include "analyzers/alignment_analyzer.h"
+#include "analyzers/cast_analyzer.h"
 #include "analyzers/fp32_math_analyzer.h"
 #include "analyzers/grouped_conv_analyzer.h"
 #include "analyzers/layout_analyzer.h"
@@ -18,6 +19,7 @@ constexpr AnalyzerEntry kAnalyzers[] = {
     {"alignment", &AnalyzeAlignment},
     {"layout", &AnalyzeLayout},
     {"grouped_conv", &AnalyzeGroupedConvolutions},
+    {"casts", &AnalyzeCasts},
 };
 
 int Rank(Severity severity) {

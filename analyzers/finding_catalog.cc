@@ -419,29 +419,38 @@ constexpr FindingInfo kCatalog[] = {
             "between FP32-only and FP16 ops, or several autocast regions per step (each one "
             "re-casts the weights), the casts use up much of the time the Tensor Cores saved.",
         .detection =
-            "ampprof matches the elementwise copy kernels that convert dtypes: "
-            "float16_copy_kernel_cuda and bfloat16_copy_kernel_cuda (FP32 to FP16/BF16), "
+            "ampprof matches the elementwise copy kernels that convert between FP32 and "
+            "FP16/BF16/FP8: float16_copy_kernel_cuda and bfloat16_copy_kernel_cuda (to FP16/BF16), "
             "float16tofloat32_copy_kernel_cuda and bfloat16tofloat32_copy_kernel_cuda (back to "
-            "FP32), float8_copy_kernel_cuda, and in older PyTorch direct_copy_kernel_cuda and "
-            "LoadWithCast/StoreWithCast elementwise kernels, classified by dtype. It sums their "
-            "GPU time per step, estimates the bytes cast per step from NVTX op shapes where "
-            "available, and compares both with the step time and with the GEMM/convolution time "
-            "they serve.",
+            "FP32), float8_copy_kernel_cuda, and in older PyTorch the direct_copy_kernel_cuda "
+            "elementwise kernels with LoadWithCast/StoreWithCast whose type is FP16 or BF16. It "
+            "sums their launches and GPU time per device and relates them to the kernel time and "
+            "to the GEMM/convolution time. The finding is an info above a small share of kernel "
+            "time and a warning above a large one. Conversions between other types (to INT64 or "
+            "FP64) are not counted, nor is a casting copy whose name gives only FP32, since its "
+            "other side is unknown. Kernel records carry no tensor sizes, so bytes cast are not "
+            "reported.",
         .evidence =
-            "Cast kernels per step by direction (FP32 to FP16, FP32 to BF16, back to FP32); their "
-            "GPU time per step and share of the step; bytes cast per step; the NVTX ops "
-            "(aten::to, aten::_to_copy) behind the largest casts.",
-        .fix = "Run the whole forward pass, loss included, in one autocast region per step, so\n"
-               "each weight is cast once and reused from the cache:\n"
-               "    with torch.autocast(\"cuda\", dtype=torch.bfloat16):\n"
+            "Cast kernel launches and GPU time by reduced type (FP32<->FP16, FP32<->BF16, "
+            "FP32<->FP8); their share of kernel time and their time relative to GEMM/convolution "
+            "time; other dtype conversions, not counted; the top cast kernels. Totals over the "
+            "traced window, per device.",
+        .fix = "Run the whole forward pass, loss included, in one autocast region per step, with\n"
+               "autocast's weight cache on (the default), so each weight is cast once and reused:\n"
+               "    with torch.autocast(\"cuda\", dtype=torch.bfloat16, cache_enabled=True):\n"
                "        loss = loss_fn(model(x), y)\n"
+               "Each autocast region casts the weights again: do not enter one per layer or inside\n"
+               "a loop.\n"
                "Do not cast by hand inside autocast (x.half(), x.float(), x.to(dtype)); let\n"
                "autocast choose.\n"
                "Let torch.compile fuse the casts into the neighbouring kernels:\n"
                "    model = torch.compile(model)\n"
                "For inference, keep the weights in the low-precision dtype so nothing is\n"
                "re-cast:\n"
-               "    model = model.to(torch.bfloat16).eval()",
+               "    model = model.to(torch.bfloat16).eval()\n"
+               "Training with BF16 weights removes the weight casts too, where the model tolerates\n"
+               "it (check the loss curve against an FP32-weight run):\n"
+               "    model = model.to(torch.bfloat16)",
         .seen_in =
             "Forum thread 'The performance gap between torch.cuda.amp and nvidia-apex': on a GTX "
             "1080 Ti the user asked 'Is there any way to change the mode of native amp to remove "
