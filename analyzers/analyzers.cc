@@ -2,6 +2,10 @@
 #include <unordered_map>
 
 #include "analyzers/analyzer.h"
+#include "analyzers/alignment_analyzer.h"
+#include "analyzers/cast_analyzer.h"
+#include "analyzers/fp32_math_analyzer.h"
+#include "analyzers/grouped_conv_analyzer.h"
 #include "analyzers/idle_gap_analyzer.h"
 #include "analyzers/layout_analyzer.h"
 #include "analyzers/optimizer_analyzer.h"
@@ -15,11 +19,15 @@ namespace {
 // The list. Static self-registration is avoided on purpose: it disappears from static libraries.
 constexpr AnalyzerEntry kAnalyzers[] = {
     {"tensor_cores", &AnalyzeTensorCoreAvailability},
+    {"fp32_math", &AnalyzeFp32Math},
+    {"alignment", &AnalyzeAlignment},
     {"layout", &AnalyzeLayout},
     {"idle_gaps", &AnalyzeIdleGaps},
     {"grad_scaler", &AnalyzeGradScaler},
     {"warmup", &AnalyzeWarmup},
     {"optimizer_steps", &AnalyzeOptimizerSteps},
+    {"grouped_conv", &AnalyzeGroupedConvolutions},
+    {"casts", &AnalyzeCasts},
 };
 
 int Rank(Severity severity) {

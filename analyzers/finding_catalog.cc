@@ -36,7 +36,7 @@ constexpr FindingInfo kCatalog[] = {
     },
     {
         .id = "tensor_cores.fp32_math",
-        .title = "Matmuls or convolutions still run on FP32 CUDA cores in the mixed-precision run",
+        .title = "Matmuls or convolutions still run on CUDA cores instead of Tensor Cores",
         .default_severity = Severity::kWarning,
     },
     {

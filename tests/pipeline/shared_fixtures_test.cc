@@ -25,7 +25,9 @@ struct Expected {
   int32_t rank;      // -1 when the trace has no distributedInfo
   double busy;       // first GPU: kernel union / span, to 3 decimals; < 0 when the README gives none
   // Every finding the trace must produce, comma-separated, and no other: precision matters as much as
-  // recall. A finding a fixture produces says why next to it.
+  // recall. A finding a fixture produces says why next to it. None of the twelve has a grouped or
+  // depthwise convolution kernel, an FP32<->FP16/BF16 cast kernel or GradScaler (README, blind spots):
+  // those analyzers' positive cases are synthetic (tests/analyzers).
   const char* findings;
 };
 
@@ -37,22 +39,33 @@ constexpr Expected kFixtures[] = {
     // The README calls its GPU unknown: it has no deviceProperties, but its 2021-era
     // "computeProperties" describe a V100.
     {"pytorch__kineto/tb_plugin/test/gpu_metrics_input.json", 30, "Tesla V100-DGXS-32GB", 7, 0, -1, 0.004, ""},
+    // fp32_math (info, TF32 opportunity): an FP32 run on an A100. Its classifier's aten::linear runs
+    // ampere_sgemm_32x32_sliced1x4_tn (FP32 SIMT, 24.5% of kernel time; with ampere_gcgemm_64x64_nt, the
+    // complex GEMM of a cuDNN FFT convolution that the classifier calls a GEMM, 30.6%). Some of its
+    // convolutions run TF32 (cuDNN's default), none of its GEMMs (matmul TF32 is off by default).
     {"facebookresearch__HolisticTraceAnalysis/tests/data/critical_path/alexnet/"
      "benchmark_result_2869224_1695835535_trace.json.gz",
-     79, "NVIDIA A100-PG509-200", 8, 0, 0, 0.001, "layout.nchw_nhwc"},
+     79, "NVIDIA A100-PG509-200", 8, 0, 0, 0.001, "layout.nchw_nhwc,tensor_cores.fp32_math"},
+    // misaligned: 65% of its TF32 Tensor-Core GEMM time (5.9% of kernel time) runs cutlass s1688gemm
+    // align1 variants. The trace's aten::mm/addmm/bmm input dims behind them are not multiples of 4
+    // (3906, 125, 110, 18030, 38377, 7); those behind its align4 variants are (256, 200, 512, 160).
     {"facebookresearch__HolisticTraceAnalysis/tests/data/timeline_analysis/sampled_rank-0.json.gz", 1154,
-     "", 0, 0, 0, 0.448, ""},
+     "", 0, 0, 0, 0.448, "tensor_cores.misaligned"},
     {"facebookresearch__HolisticTraceAnalysis/tests/data/with_gpu_user_annotation/"
      "step_based_trace_2543932.json.gz",
      // Launch-bound too: 26 kernels per step, median 2 us each against 8 us launch calls; 3.8% busy.
      130, "Quadro GP100", 6, 0, 0, 0.038, "gpu.launch_bound,tensor_cores.unavailable"},
+    // fp32_math (info, TF32 opportunity): its whole GPU work is three FP32 ampere_sgemm_128x64_nn on an
+    // A100 (369 us); TF32 would run them on Tensor Cores.
     {"facebookresearch__HolisticTraceAnalysis/tests/data/critical_path/cuda_event_sync_multi_stream/"
      "event_sync_trace.json.gz",
-     3, "NVIDIA A100-PG509-200", 8, 0, 0, -1, ""},
+     3, "NVIDIA A100-PG509-200", 8, 0, 0, -1, "tensor_cores.fp32_math"},
     // BERT-small at a small batch on an H100: 60 kernels in 3.9 ms, the GPU idle 92% of it waiting for
-    // the next launch.
+    // the next launch. misaligned: the MLM head, aten::addmm of [141, 512] x [512, 30522] in BF16
+    // (vocabulary 30522 is not a multiple of 8), runs cutlass_80_tensorop_bf16_s16816gemm_..._align2:
+    // 13.4% of kernel time, the AMP recipe's "multiples of 8" case.
     {"AMD-AGI__TraceLens/tests/traces/h100/gaunernst_bert-small-uncased__1016001.json.gz", 60,
-     "NVIDIA H100 80GB HBM3", 9, 0, -1, 0.079, "gpu.launch_bound"},
+     "NVIDIA H100 80GB HBM3", 9, 0, -1, 0.079, "gpu.launch_bound,tensor_cores.misaligned"},
     {"AMD-AGI__TraceLens/evals/unit_tests_nv/moe/moe_01_many_experts_few_tokens_analysis_output/"
      "moe_01_many_experts_few_tokens.json.gz",
      36, "NVIDIA B300 SXM6 AC", 10, 3, -1, 0.15, ""},
