@@ -429,30 +429,52 @@ constexpr FindingInfo kCatalog[] = {
     },
     {
         .id = "amp.slower_than_fp32",
-        .title = "The mixed-precision run is slower than the FP32 run",
+        .title = "The mixed-precision run is no faster than the FP32 run",
         .default_severity = Severity::kCritical,
         .meaning =
-            "This is the verdict of ampprof compare: the same workload traced in FP32 and in "
-            "mixed precision, with steady-state step times compared. The difference is decomposed "
-            "by category (GEMM, convolution, layout conversion, casts, GradScaler, optimizer, "
-            "other kernels, GPU idle time by cause), so the categories that got slower are named "
-            "together with the findings that explain them. The usual causes are a launch-bound "
-            "workload, layout conversions around FP16 convolutions, grouped convolutions without "
-            "a Tensor-Core path, a GPU without Tensor Cores, or a measurement that includes "
-            "warm-up.",
+            "This is the verdict of comparing the same workload traced in FP32 and in mixed "
+            "precision (ampprof analyze AMP_TRACE --baseline FP32_TRACE), with steady-state step "
+            "times compared. The difference is decomposed by category (GEMM and convolution by "
+            "math unit, layout conversion, casts, GradScaler, optimizer, other kernels, GPU idle "
+            "time by cause), so the categories that got slower are named together with the "
+            "findings that explain them. The usual causes are a launch-bound workload, layout "
+            "conversions around FP16 convolutions, grouped convolutions without a Tensor-Core "
+            "path, a GPU without Tensor Cores, a measurement that includes warm-up, or autocast "
+            "that is not active at all.",
         .detection =
-            "ampprof aligns the two traces by step (NVTX step ranges or optimizer-step "
-            "boundaries), leaves out warm-up steps, and compares the median step times. The "
-            "finding fires when the mixed-precision median is slower than the FP32 median by more "
-            "than the step-to-step noise. Each category's time per step is compared between the "
-            "runs, and the categories with the largest increase are listed with the findings that "
-            "account for them.",
+            "ampprof finds the training steps of each trace (ampprof or ProfilerStep ranges, a "
+            "repeating user range, GradScaler update kernels, or a repeating kernel sequence), "
+            "leaves out warm-up steps, and compares the median step times, timed on the GPU (from "
+            "one step's first kernel to the next's, because a host that does not wait for the GPU "
+            "finishes its step ranges early): speed-up = FP32 median / AMP median. The finding "
+            "fires when the speed-up is below 1.05x: two runs of one workload differ by a few "
+            "percent, so less is no speed-up worth mixed precision. When either trace marks no "
+            "steps, each run's whole GPU span is compared instead, which is fair only when both "
+            "ran the same iterations, and the finding says so. The difference is decomposed on the "
+            "busiest GPU over the measured steps, per step: kernel time by category (GEMMs and "
+            "convolutions split into Tensor Cores, TF32 and CUDA cores), GPU idle time by cause "
+            "(waiting for launches, refilling after host syncs, host busy elsewhere, queued work) "
+            "and the overlap of concurrent kernels, so that the rows add up to the GPU time per "
+            "step. Rows are ranked by the absolute change; a row that costs more with AMP (by at "
+            "least 0.5% of its step) names the finding that explains it: casts amp.cast_overhead, "
+            "GradScaler amp.scaler_overhead, layout conversions layout.nchw_nhwc, GEMMs or "
+            "convolutions on CUDA cores or TF32 tensor_cores.fp32_math, the optimizer "
+            "amp.double_optimizer_step, idle waiting for launches gpu.launch_bound, idle after "
+            "host syncs gpu.sync_stall. Sanity checks: an AMP trace without FP16/BF16 kernels "
+            "(autocast is not active, the verdict then says so), an FP32 trace with FP16/BF16 "
+            "matrix kernels (not an FP32 baseline), and the two traces' GPU models.",
         .evidence =
-            "Median step time in FP32 and in AMP and their ratio; GPU busy time per step in each; "
-            "time per step by category side by side with the difference; kernels per step in each "
-            "run; the ids of the findings behind the largest differences.",
-        .fix = "Fix the findings this verdict lists, largest difference first. Quick changes\n"
-               "that cover the common causes:\n"
+            "Median step time in FP32 and in AMP, the steps compared and where they came from, and "
+            "the speed-up; GPU time per step, busy share and kernels per step in each run; the "
+            "rows that cost more with AMP and those that save, with the ids of the findings behind "
+            "them; notes when the AMP run is not mixed precision, the baseline is not FP32, the "
+            "GPUs differ, whole runs were compared, or which ranks were paired. The report's "
+            "comparison table lists every row.",
+        .fix = "Fix the findings this verdict lists, largest difference first. If the AMP run\n"
+               "shows no FP16/BF16 kernels, autocast is not on around the model's work:\n"
+               "    with torch.autocast(device_type=\"cuda\", dtype=torch.float16):\n"
+               "        loss = loss_fn(model(inputs), targets)\n"
+               "Quick changes that cover the common causes:\n"
                "    # CNNs: autotuned FP16 kernels, no NCHW<->NHWC transposes\n"
                "    torch.backends.cudnn.benchmark = True\n"
                "    model = model.to(memory_format=torch.channels_last)\n"
