@@ -42,6 +42,9 @@ std::span<const AnalyzerEntry> AllAnalyzers();
 // Runs them all; findings ordered by severity, then by the time at stake.
 std::vector<Finding> RunAnalyzers(const model::TraceModel& model);
 
+// Orders findings as reports list them: most severe first, then by the time at stake (stable).
+void SortFindings(std::vector<Finding>& findings);
+
 }  // namespace ampprof::analyzers
 
 #endif  // AMPPROF_ANALYZERS_ANALYZER_H_

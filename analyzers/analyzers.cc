@@ -63,11 +63,15 @@ std::vector<Finding> RunAnalyzers(const model::TraceModel& model) {
     std::vector<Finding> found = analyzer.run(input);
     findings.insert(findings.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
   }
+  SortFindings(findings);
+  return findings;
+}
+
+void SortFindings(std::vector<Finding>& findings) {
   std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
     if (Rank(a.severity) != Rank(b.severity)) return Rank(a.severity) < Rank(b.severity);
     return a.time_ns > b.time_ns;
   });
-  return findings;
 }
 
 }  // namespace ampprof::analyzers

@@ -66,7 +66,7 @@ constexpr FindingInfo kCatalog[] = {
     },
     {
         .id = "amp.slower_than_fp32",
-        .title = "The mixed-precision run is slower than the FP32 run",
+        .title = "The mixed-precision run is no faster than the FP32 run",
         .default_severity = Severity::kCritical,
     },
     {

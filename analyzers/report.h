@@ -8,9 +8,11 @@
 //   Report report = ...;              // from pipeline::AnalyzeTraces
 //   reports::RenderText(report, std::cout, {});
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "analyzers/compare.h"
 #include "analyzers/finding.h"
 #include "analyzers/summary.h"
 #include "src/base/stats.h"
@@ -29,6 +31,7 @@ struct Report {
   TraceSummary summary;
   std::vector<Finding> findings;         // most severe first, then by the time at stake
   std::vector<std::string> checks_run;   // the analyzers that looked, so that "no finding" is read right
+  std::optional<Comparison> comparison;  // against an FP32 baseline trace (analyze --baseline), when given
   base::Stats stats;  // data quality: every view prints the non-zero ones
 };
 

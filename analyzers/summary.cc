@@ -83,20 +83,6 @@ std::string DescribeKernel(const KernelClass& k) {
   return kind;
 }
 
-// GEMMs and convolutions are told apart by the unit they ran on: the question AMP asks of them.
-std::string CategoryLabel(const KernelClass& k) {
-  const std::string category(KernelCategoryName(k.category));
-  if (k.category != KernelCategory::kGemm && k.category != KernelCategory::kConvolution) return category;
-  switch (k.math) {
-    case MathUnit::kTensorCore: return category + " on Tensor Cores";
-    case MathUnit::kTensorCoreTf32: return category + " on Tensor Cores (TF32)";
-    case MathUnit::kCudaCore: return category + " on CUDA cores";
-    case MathUnit::kNotApplicable: return category + " helpers";
-    case MathUnit::kUnknown: return category + " (unit unknown)";
-  }
-  return category;
-}
-
 std::vector<CategoryTimeSummary> TimeByCategory(const TraceModel& model, base::DurationNs kernel_time_ns) {
   std::vector<int64_t> slot_of_name(model.strings().size(), -1);
   std::vector<std::string> label_of_slot;
@@ -163,6 +149,19 @@ std::vector<KernelTimeSummary> TopKernelsByTime(const TraceModel& model,
 }
 
 }  // namespace
+
+std::string CategoryLabel(const KernelClass& k) {
+  const std::string category(KernelCategoryName(k.category));
+  if (k.category != KernelCategory::kGemm && k.category != KernelCategory::kConvolution) return category;
+  switch (k.math) {
+    case MathUnit::kTensorCore: return category + " on Tensor Cores";
+    case MathUnit::kTensorCoreTf32: return category + " on Tensor Cores (TF32)";
+    case MathUnit::kCudaCore: return category + " on CUDA cores";
+    case MathUnit::kNotApplicable: return category + " helpers";
+    case MathUnit::kUnknown: return category + " (unit unknown)";
+  }
+  return category;
+}
 
 TraceSummary Summarize(const TraceModel& model) {
   TraceSummary summary;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "analyzers/idle_gaps.h"
+#include "analyzers/kernel_classifier.h"
 #include "src/base/time.h"
 #include "src/model/trace_model.h"
 
@@ -95,6 +96,11 @@ struct TraceSummary {
 };
 
 inline constexpr size_t kTopKernels = 10;
+
+// The category kernel time is grouped under in reports: KernelCategoryName, with GEMMs and convolutions
+// told apart by the unit they ran on ("GEMM on Tensor Cores", "convolution on CUDA cores"), the question
+// AMP asks of them.
+std::string CategoryLabel(const KernelClass& k);
 
 TraceSummary Summarize(const model::TraceModel& model);
 

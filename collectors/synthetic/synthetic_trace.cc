@@ -125,6 +125,29 @@ constexpr KernelKind kOptimizer = {
 constexpr KernelKind kUpdateScale = {
     "at::native::amp_update_scale_cuda_kernel(float*, int*, float const*, double, double, int)", 1'400,
     2'000, 1, 1, 16};
+// The FP32 run of the same model: cuBLAS SIMT sgemm kernels (torch.backends.cuda.matmul.allow_tf32 is
+// False by default), about three times the time of the FP16 Tensor-Core kernels at these sizes, and
+// elementwise kernels on float (names from the FP32 MLP trace in ../shared/fixtures, facebookresearch/param).
+constexpr KernelKind kGemmFp32 = {"ampere_sgemm_128x64_nn", 21'000, 78'000, 132, 256, 126};
+constexpr KernelKind kGemmBackwardFp32 = {"ampere_sgemm_128x128_tn", 24'000, 90'000, 132, 256, 126};
+constexpr KernelKind kReluFp32 = {
+    "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::"
+    "launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, "
+    "at::native::detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda()#7}::operator()() "
+    "const::{lambda(float)#1}, at::detail::Array<char*, 2> >(int, at::native::(anonymous namespace)::"
+    "launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, "
+    "at::native::detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda()#7}::operator()() "
+    "const::{lambda(float)#1}, at::detail::Array<char*, 2>)",
+    2'400, 4'200, 256, 128, 18};
+constexpr KernelKind kReluBackwardFp32 = {
+    "void at::native::vectorized_elementwise_kernel<4, at::native::BinaryFunctor<float, float, float, "
+    "at::native::(anonymous namespace)::threshold_kernel_impl<float>(at::TensorIteratorBase&, float, "
+    "float)::{lambda(float, float)#1}>, at::detail::Array<char*, 3> >(int, at::native::BinaryFunctor<float, "
+    "float, float, at::native::(anonymous namespace)::threshold_kernel_impl<float>(at::TensorIteratorBase&, "
+    "float, float)::{lambda(float, float)#1}>, at::detail::Array<char*, 3>)",
+    2'600, 4'400, 256, 128, 20};
+constexpr KernelKind kAllReduceFp32 = {"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+                                       50'000, 110'000, 24, 512, 96};
 constexpr KernelKind kAllReduce = {"ncclDevKernel_AllReduce_Sum_f16_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
                                    30'000, 60'000, 24, 512, 96};
 
@@ -150,9 +173,11 @@ class Generator {
  private:
   void EmitDescription() {
     sink_.SetMetadata("source", "ampprof-synth");
-    sink_.SetMetadata("workload", fmt::format("synthetic AMP training loop: {} linear layers, "
-                                              "autocast FP16 + GradScaler, one H100",
-                                              options_.layers));
+    sink_.SetMetadata("workload", amp() ? fmt::format("synthetic AMP training loop: {} linear layers, "
+                                                      "autocast FP16 + GradScaler, one H100",
+                                                      options_.layers)
+                                        : fmt::format("synthetic FP32 training loop: {} linear layers, one H100",
+                                                      options_.layers));
     sink_.SetMetadata("generator_seed", fmt::format("{}", options_.seed));
     records::DeviceRecord device;
     device.pid = kPid;
@@ -167,7 +192,8 @@ class Generator {
     sink_.Add(device);
     records::ProcessRecord process;
     process.pid = kPid;
-    process.command = sink_.strings().Intern("python train_amp.py --layers 8 (synthetic)");
+    process.command = sink_.strings().Intern(
+        fmt::format("python {} --layers {} (synthetic)", amp() ? "train_amp.py" : "train.py", options_.layers));
     process.hostname = sink_.strings().Intern("synthetic-host");
     sink_.Add(process);
     records::ThreadRecord thread;
@@ -178,6 +204,7 @@ class Generator {
   }
 
   void Step(uint64_t step) {
+    if (!amp()) return Fp32Step(step);
     Mark(records::MarkKind::kRangeStart, step + 1, fmt::format("ProfilerStep#{}", step));
     for (uint32_t layer = 0; layer < options_.layers; ++layer) {
       Op("aten::linear", {&kWeightCast, &kGemm});
@@ -198,6 +225,25 @@ class Generator {
     Op("aten::_amp_update_scale_", {&kUpdateScale});
     Mark(records::MarkKind::kRangeEnd, step + 1, "");
     HostWork(20'000, 60'000);  // data loading and Python between steps
+  }
+
+  // The same step without autocast and GradScaler: no casts, no loss scaling, no found_inf read.
+  void Fp32Step(uint64_t step) {
+    Mark(records::MarkKind::kRangeStart, step + 1, fmt::format("ProfilerStep#{}", step));
+    for (uint32_t layer = 0; layer < options_.layers; ++layer) {
+      Op("aten::linear", {&kGemmFp32});
+      Op("aten::relu", {&kReluFp32});
+    }
+    Op("aten::mse_loss", {&kLoss});
+    for (uint32_t layer = options_.layers; layer-- > 0;) {
+      Op("autograd::engine::evaluate_function: ThresholdBackward0", {&kReluBackwardFp32});
+      Op("autograd::engine::evaluate_function: AddmmBackward0",
+         {&kGemmBackwardFp32, &kGemmBackwardFp32, &kBiasGradReduce});
+    }
+    if (step % 4 == 3) Launch(kAllReduceFp32, kCommStream, cu_launch_kernel_ex_, records::ApiDomain::kDriver);
+    Op("Optimizer.step#SGD.step", {&kOptimizer});
+    Mark(records::MarkKind::kRangeEnd, step + 1, "");
+    HostWork(20'000, 60'000);
   }
 
   // GradScaler.step: unscale the gradients, read found_inf back (a 4-byte copy and a stream
@@ -348,6 +394,8 @@ class Generator {
   }
 
   void HostWork(DurationNs min_ns, DurationNs max_ns) { host_now_ += random_.Between(min_ns, max_ns); }
+
+  bool amp() const { return options_.precision == SyntheticPrecision::kAmp; }
 
   const SyntheticTraceOptions& options_;
   records::RecordSink& sink_;

@@ -18,6 +18,10 @@
 //   RETURN_IF_ERROR(GenerateSyntheticTrace(options, writer));
 //
 // Deterministic: the same options give the same records on every platform.
+//
+// With `precision = kFp32` it writes the same loop without autocast and GradScaler, for comparisons
+// (`ampprof analyze amp.ampt --baseline fp32.ampt`): FP32 SIMT GEMMs (about three times the FP16
+// Tensor-Core kernels' time), FP32 elementwise kernels, no casts, no unscale, no found_inf read.
 
 #include <cstdint>
 
@@ -26,10 +30,13 @@
 
 namespace ampprof::synthetic {
 
+enum class SyntheticPrecision : uint8_t { kAmp, kFp32 };
+
 struct SyntheticTraceOptions {
   uint64_t kernels = 5'000;  // generation stops at the end of the step that reaches this many
   uint32_t layers = 8;       // linear layers of the model: 7 kernels each, plus 6 per step
   uint64_t seed = 1;
+  SyntheticPrecision precision = SyntheticPrecision::kAmp;
 };
 
 base::Status GenerateSyntheticTrace(const SyntheticTraceOptions& options, records::RecordSink& sink);

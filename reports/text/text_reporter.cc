@@ -131,6 +131,80 @@ void RenderFindings(const Report& report, std::ostream& out, size_t width) {
   fmt::print(out, "\n");
 }
 
+std::string SignedDuration(base::DurationNs change) {
+  return change > 0 ? "+" + FormatDuration(change) : FormatDuration(change);
+}
+
+// "label   text" with the text wrapped under itself.
+void RenderField(std::ostream& out, std::string_view label, std::string_view text, size_t width) {
+  const std::vector<std::string> lines = base::WrapText(text, width - 12);
+  for (size_t i = 0; i < lines.size(); ++i) fmt::print(out, "  {:<10}{}\n", i == 0 ? label : "", lines[i]);
+}
+
+// One side of the comparison: the trace (and who it is) on one line, how its steps were timed on the next.
+void RenderRun(std::ostream& out, std::string_view name, const analyzers::ComparedRun& run,
+               analyzers::CompareBasis basis, size_t width) {
+  std::string who = Shorten(run.trace, width - 12 - (run.label.empty() ? 0 : run.label.size() + 3));
+  if (!run.label.empty()) who += fmt::format(" ({})", run.label);
+  RenderField(out, name, who, width);
+  std::string timing;
+  if (basis == analyzers::CompareBasis::kMedianStep) {
+    timing = fmt::format("median step {} over {} steps from {}", FormatDuration(run.time_ns), run.steps,
+                         run.step_source);
+    // Steps are timed on the GPU; say so where the ranges the summary times tell otherwise.
+    if (run.range_step_ns > 0 && FormatDuration(run.range_step_ns) != FormatDuration(run.time_ns)) {
+      timing += fmt::format(" (timed on the GPU; the ranges' median is {})", FormatDuration(run.range_step_ns));
+    }
+    if (run.warmup_steps > 0) timing += fmt::format(", {} warm-up left out", run.warmup_steps);
+  } else {
+    timing = fmt::format("{} of GPU time (whole run)", FormatDuration(run.time_ns));
+  }
+  RenderField(out, "", timing, width);
+}
+
+std::string SpeedupVerdict(double speedup) {
+  if (speedup <= 0.0) return "cannot be computed";
+  if (speedup >= analyzers::kMinUsefulSpeedup) return fmt::format("{:.2f}x: mixed precision is faster", speedup);
+  if (speedup >= 1.0) {
+    return fmt::format("{:.2f}x: no measurable speed-up (faster counts from {:.2f}x)", speedup,
+                       analyzers::kMinUsefulSpeedup);
+  }
+  return fmt::format("{:.2f}x: mixed precision is slower", speedup);
+}
+
+// FP32 vs AMP: both runs, the speed-up, what qualifies it, and the difference by category.
+void RenderComparison(const Report& report, std::ostream& out, size_t width) {
+  if (!report.comparison) return;
+  const analyzers::Comparison& c = *report.comparison;
+  const bool per_step = c.basis == analyzers::CompareBasis::kMedianStep;
+  fmt::print(out, "FP32 vs mixed precision\n");
+  RenderRun(out, "FP32", c.baseline, c.basis, width);
+  RenderRun(out, "AMP", c.candidate, c.basis, width);
+  RenderField(out, "speed-up", SpeedupVerdict(c.speedup), width);
+  for (const std::string& note : c.notes) RenderField(out, "note", note, width);
+  if (c.rows.empty()) {
+    fmt::print(out, "\n");
+    return;
+  }
+  // category | FP32 | AMP | change | explained by: the label column takes what the numbers leave.
+  constexpr size_t kNumber = 10;
+  size_t label_width = std::string_view("GPU time per step").size();
+  for (const analyzers::ComparisonRow& row : c.rows) label_width = std::max(label_width, row.label.size());
+  label_width = std::min(label_width, width - 2 - 3 * (kNumber + 2) - 2 - 25);
+  const char* unit = per_step ? "per step" : "per run";
+  fmt::print(out, "\n  {:<{}}  {:>{}}  {:>{}}  {:>{}}  {}\n", unit, label_width, "FP32", kNumber, "AMP", kNumber,
+             "change", kNumber, "explained by");
+  auto value = [](base::DurationNs ns) { return ns == 0 ? std::string("-") : FormatDuration(ns); };
+  for (const analyzers::ComparisonRow& row : c.rows) {
+    fmt::print(out, "  {:<{}}  {:>{}}  {:>{}}  {:>{}}{}\n", Shorten(row.label, label_width), label_width,
+               value(row.baseline_ns), kNumber, value(row.candidate_ns), kNumber, SignedDuration(row.change_ns()),
+               kNumber, row.explained_by.empty() ? "" : "  " + row.explained_by);
+  }
+  fmt::print(out, "  {:<{}}  {:>{}}  {:>{}}  {:>{}}\n\n", per_step ? "GPU time per step" : "GPU time", label_width,
+             FormatDuration(c.baseline.gpu_time_ns), kNumber, FormatDuration(c.candidate.gpu_time_ns), kNumber,
+             SignedDuration(c.candidate.gpu_time_ns - c.baseline.gpu_time_ns), kNumber);
+}
+
 void RenderDevices(const Report& report, std::ostream& out, size_t width) {
   const analyzers::TraceSummary& summary = report.summary;
   if (summary.gpu_span) {
@@ -251,6 +325,7 @@ void RenderText(const Report& report, std::ostream& out, const TextOptions& opti
   const size_t width = std::max<size_t>(options.width, 60);
   RenderInputs(report, out, width);
   RenderFindings(report, out, width);
+  RenderComparison(report, out, width);
   RenderDevices(report, out, width);
   RenderCounts(report, out);
   RenderCategories(report, out);

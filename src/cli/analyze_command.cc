@@ -19,11 +19,12 @@ namespace {
 
 struct AnalyzeOptions {
   std::vector<std::string> traces;
+  std::string baseline;
   std::string output;
 };
 
 int Analyze(const AnalyzeOptions& options) {
-  auto reports = pipeline::AnalyzeTraces(options.traces);
+  auto reports = pipeline::AnalyzeTraces(options.traces, {.baseline = options.baseline});
   if (!reports.ok()) {
     fmt::print(std::cerr, "ampprof analyze: {}\n", reports.status().message());
     return kExitBadInput;
@@ -34,6 +35,13 @@ int Analyze(const AnalyzeOptions& options) {
     fmt::print(std::cerr,
                "ampprof analyze: warning: records were lost before analysis; the report says which "
                "under \"Data quality\"\n");
+  }
+  const bool baseline_loss = std::any_of(reports->begin(), reports->end(), [](const analyzers::Report& report) {
+    return report.comparison && report.comparison->baseline.data_loss;
+  });
+  if (baseline_loss) {
+    fmt::print(std::cerr,
+               "ampprof analyze: warning: the baseline trace lost records; the comparison's notes say so\n");
   }
   if (options.output.empty()) {
     reports::RenderText(*reports, std::cout, {});
@@ -53,17 +61,21 @@ int Analyze(const AnalyzeOptions& options) {
 CommandAction AddAnalyzeCommand(CLI::App& app) {
   auto options = std::make_shared<AnalyzeOptions>();
   CLI::App* command = app.add_subcommand(
-      "analyze", "Read traces and print the diagnosis (today: a summary of devices, kernels and GPU busy time)");
+      "analyze", "Read traces and print the diagnosis; with --baseline, compare with the FP32 run");
   command->add_option("traces", options->traces,
                       "Trace files or directories of them: .ampt, PyTorch profiler JSON (.json, .json.gz), "
                       "Nsight Systems SQLite; each file is one process (rank) of the run")
       ->required()
       ->type_name("TRACE");
+  command->add_option("--baseline", options->baseline,
+                      "The FP32 run of the same workload (a trace file, or a directory of rank traces): "
+                      "compare the mixed-precision TRACE with it step by step and explain the difference")
+      ->type_name("FP32_TRACE");
   command->add_option("-o,--output", options->output, "Write the report to FILE instead of stdout")
       ->type_name("FILE");
   command->footer(
-      "Exit status: 0 report written, 1 bad usage, 2 a trace could not be read or the report could not "
-      "be written.\nA trace cut short (its process was killed) is analyzed as far as it goes; the report's "
+      "Exit status: 0 report written, 1 bad usage, 2 a trace (or the baseline) could not be read or the "
+      "report could not be written.\nA trace cut short (its process was killed) is analyzed as far as it goes; the report's "
       "\"Data quality\" section says what was lost.");
   return {command, [options] { return Analyze(*options); }};
 }

@@ -7,7 +7,8 @@
 
 namespace ampprof::cli {
 
-// `ampprof analyze TRACE... [-o FILE]`: read traces, build one model, print the report.
+// `ampprof analyze TRACE... [--baseline FP32_TRACE] [-o FILE]`: read traces, build a model per trace,
+// print the reports (with the comparison against the FP32 run when a baseline is given).
 CommandAction AddAnalyzeCommand(CLI::App& app);
 
 }  // namespace ampprof::cli

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <regex>
 
 #include "analyzers/analyzer.h"
+#include "analyzers/compare.h"
 #include "analyzers/summary.h"
 #include "src/base/format.h"
 #include "src/base/logging.h"
@@ -28,29 +30,121 @@ int32_t RankFromFileName(const std::string& path) {
   return std::stoi(match[1].str());
 }
 
+struct TraceIdentity {
+  int32_t rank = -1;
+  std::string label;
+};
+
 // Who this trace is: the rank the trace records, else the rank its file name states, else its process.
-void LabelReport(const model::TraceModel& model, const std::string& path, analyzers::Report& report) {
+TraceIdentity IdentifyTrace(const model::TraceModel& model, const std::string& path) {
   for (const model::Process& process : model.processes()) {
     if (process.rank >= 0) {
-      report.rank = process.rank;
-      report.label = process.world_size > 0
-                         ? fmt::format("rank {} of {}", process.rank, process.world_size)
-                         : fmt::format("rank {}", process.rank);
-      return;
+      return {process.rank, process.world_size > 0 ? fmt::format("rank {} of {}", process.rank, process.world_size)
+                                                   : fmt::format("rank {}", process.rank)};
     }
   }
   if (const int32_t rank = RankFromFileName(path); rank >= 0) {
-    report.rank = rank;
-    report.label = fmt::format("rank {} (from the file name)", rank);
-    return;
+    return {rank, fmt::format("rank {} (from the file name)", rank)};
   }
   for (const model::Process& process : model.processes()) {
-    if (process.pid != 0) {
-      report.label = fmt::format("pid {}", process.pid);
-      return;
-    }
+    if (process.pid != 0) return {-1, fmt::format("pid {}", process.pid)};
   }
-  report.label = std::filesystem::path(path).filename().string();
+  return {-1, std::filesystem::path(path).filename().string()};
+}
+
+// Ranks in order; traces without a rank after them, in the order given.
+int32_t SortKey(int32_t rank) { return rank < 0 ? INT32_MAX : rank; }
+
+// One trace of the FP32 run, reduced to what the comparison needs.
+struct BaselineRun {
+  analyzers::RunProfile profile;
+  std::string path;
+  TraceIdentity identity;
+  bool data_loss = false;
+};
+
+analyzers::RunProfile Profile(const model::TraceModel& model) {
+  const std::vector<analyzers::KernelClass> classes = analyzers::ClassifySignatures(model);
+  return analyzers::ProfileRun(analyzers::AnalysisInput{model, classes});
+}
+
+base::StatusOr<std::vector<BaselineRun>> ProfileBaseline(const std::string& path) {
+  ASSIGN_OR_RETURN(const std::vector<std::string> files, ExpandTraceInputs({path}));
+  std::vector<BaselineRun> runs;
+  for (const std::string& file : files) {
+    ASSIGN_OR_RETURN(const LoadedTrace trace, LoadAndBuild(file));  // one model in memory at a time
+    runs.push_back({Profile(trace.model), file, IdentifyTrace(trace.model, file), trace.model.stats().HasDataLoss()});
+  }
+  std::stable_sort(runs.begin(), runs.end(), [](const BaselineRun& a, const BaselineRun& b) {
+    return SortKey(a.identity.rank) < SortKey(b.identity.rank);
+  });
+  return runs;
+}
+
+struct CandidateRun {
+  analyzers::Report report;
+  std::optional<analyzers::RunProfile> profile;  // only when there is a baseline to compare with
+};
+
+void AttachComparison(const BaselineRun& baseline, const analyzers::RunProfile& candidate, const std::string& pairing,
+                      analyzers::Report& report) {
+  analyzers::ComparisonResult result = analyzers::Compare(baseline.profile, candidate);
+  analyzers::Comparison& comparison = result.comparison;
+  comparison.baseline.trace = baseline.path;
+  comparison.baseline.label = baseline.identity.label;
+  comparison.baseline.data_loss = baseline.data_loss;
+  comparison.candidate.trace = report.inputs.front().path;
+  comparison.candidate.label = report.label;
+  comparison.candidate.data_loss = report.stats.HasDataLoss();
+  std::vector<std::string> notes;
+  if (!pairing.empty()) notes.push_back(pairing);
+  if (baseline.data_loss) {
+    notes.push_back("the FP32 trace lost records (cut short or damaged): its numbers cover what was recorded");
+  }
+  if (result.finding) {
+    for (const std::string& note : notes) result.finding->evidence.push_back({"note", note});
+    report.findings.push_back(std::move(*result.finding));
+    analyzers::SortFindings(report.findings);
+  }
+  comparison.notes.insert(comparison.notes.begin(), notes.begin(), notes.end());
+  report.comparison = std::move(comparison);
+  report.checks_run.emplace_back("compare");
+}
+
+std::string RankList(const std::vector<int32_t>& ranks) {
+  std::string list;
+  for (int32_t rank : ranks) list += (list.empty() ? "" : ", ") + (rank < 0 ? std::string("none") : fmt::format("{}", rank));
+  return list;
+}
+
+// Rank by rank when both runs have the same ranks; else the first trace of each, saying which.
+void CompareRuns(const std::vector<BaselineRun>& baseline, std::vector<CandidateRun>& candidates) {
+  if (baseline.empty() || candidates.empty()) return;
+  std::vector<int32_t> baseline_ranks;
+  std::vector<int32_t> candidate_ranks;
+  for (const BaselineRun& run : baseline) baseline_ranks.push_back(run.identity.rank);
+  for (const CandidateRun& run : candidates) candidate_ranks.push_back(run.report.rank);
+  const bool ranked = std::none_of(baseline_ranks.begin(), baseline_ranks.end(), [](int32_t r) { return r < 0; });
+  if (candidates.size() > 1 && ranked && baseline_ranks == candidate_ranks) {
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      AttachComparison(baseline[i], *candidates[i].profile,
+                       fmt::format("compared rank by rank: this is rank {} of both runs", candidate_ranks[i]),
+                       candidates[i].report);
+    }
+    return;
+  }
+  std::string pairing;
+  if (baseline.size() > 1 || candidates.size() > 1) {
+    pairing = fmt::format(
+        "the runs do not have the same ranks (AMP: {}; FP32: {}): compared the first trace of each, AMP {} with FP32 {}",
+        RankList(candidate_ranks), RankList(baseline_ranks), candidates.front().report.label,
+        baseline.front().identity.label);
+  } else if (candidate_ranks.front() >= 0 && baseline_ranks.front() >= 0 &&
+             candidate_ranks.front() != baseline_ranks.front()) {
+    pairing = fmt::format("compared AMP {} with FP32 {}", candidates.front().report.label,
+                          baseline.front().identity.label);
+  }
+  AttachComparison(baseline.front(), *candidates.front().profile, pairing, candidates.front().report);
 }
 
 }  // namespace
@@ -107,21 +201,37 @@ analyzers::Report Analyze(const LoadedTrace& trace) {
     report.checks_run.emplace_back(analyzer.name);
   }
   report.stats = trace.model.stats();
-  LabelReport(trace.model, trace.input.path, report);
+  const TraceIdentity identity = IdentifyTrace(trace.model, trace.input.path);
+  report.rank = identity.rank;
+  report.label = identity.label;
   return report;
 }
 
-base::StatusOr<std::vector<analyzers::Report>> AnalyzeTraces(const std::vector<std::string>& paths) {
+base::StatusOr<std::vector<analyzers::Report>> AnalyzeTraces(const std::vector<std::string>& paths,
+                                                             const AnalyzeOptions& options) {
   ASSIGN_OR_RETURN(const std::vector<std::string> files, ExpandTraceInputs(paths));
-  std::vector<analyzers::Report> reports;
+  // The baseline first: a bad baseline path fails before a long analysis, not after it.
+  std::vector<BaselineRun> baseline;
+  if (!options.baseline.empty()) {
+    auto profiled = ProfileBaseline(options.baseline);
+    if (!profiled.ok()) {
+      return base::Status(profiled.status().code(), "baseline " + profiled.status().message());
+    }
+    baseline = std::move(*profiled);
+  }
+  std::vector<CandidateRun> runs;
   for (const std::string& file : files) {
     ASSIGN_OR_RETURN(const LoadedTrace trace, LoadAndBuild(file));  // one model in memory at a time
-    reports.push_back(Analyze(trace));
+    runs.push_back({Analyze(trace), std::nullopt});
+    if (!baseline.empty()) runs.back().profile = Profile(trace.model);
   }
-  // Ranks in order; traces without a rank after them, in the order given.
-  std::stable_sort(reports.begin(), reports.end(), [](const analyzers::Report& a, const analyzers::Report& b) {
-    return (a.rank < 0 ? INT32_MAX : a.rank) < (b.rank < 0 ? INT32_MAX : b.rank);
+  std::stable_sort(runs.begin(), runs.end(), [](const CandidateRun& a, const CandidateRun& b) {
+    return SortKey(a.report.rank) < SortKey(b.report.rank);
   });
+  CompareRuns(baseline, runs);
+  std::vector<analyzers::Report> reports;
+  reports.reserve(runs.size());
+  for (CandidateRun& run : runs) reports.push_back(std::move(run.report));
   return reports;
 }
 

@@ -9,6 +9,12 @@
 // Each trace file is one process of a run (one rank of a distributed job), so each becomes its own
 // model and its own report; reports come in rank order. A directory stands for the trace files in it.
 // One model at a time is in memory. A file that cannot be read fails the whole analysis with its error.
+//
+// With a baseline (the FP32 run of the same workload), each report also gets the comparison with it
+// (analyzers/compare.h) and, when mixed precision is not faster, the amp.slower_than_fp32 finding. The
+// baseline is read first, each of its files reduced to a small RunProfile, so two models are never in
+// memory together. Ranks are compared rank by rank when both runs have the same ranks; otherwise the
+// first trace of each is compared and the report says so.
 
 #include <string>
 #include <vector>
@@ -32,7 +38,12 @@ base::StatusOr<LoadedTrace> LoadAndBuild(const std::string& path);
 
 analyzers::Report Analyze(const LoadedTrace& trace);
 
-base::StatusOr<std::vector<analyzers::Report>> AnalyzeTraces(const std::vector<std::string>& paths);
+struct AnalyzeOptions {
+  std::string baseline;  // FP32 trace file or directory of rank traces; empty: no comparison
+};
+
+base::StatusOr<std::vector<analyzers::Report>> AnalyzeTraces(const std::vector<std::string>& paths,
+                                                             const AnalyzeOptions& options = {});
 
 }  // namespace ampprof::pipeline
 

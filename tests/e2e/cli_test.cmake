@@ -100,6 +100,35 @@ expect("unwritable report" EXIT 2 ONE_LINE_STDERR STDERR "cannot write the repor
        COMMAND "${AMPPROF}" analyze "${good}" -o "${WORK_DIR}/no/such/dir/report.txt")
 expect("no trace given" EXIT 1 ONE_LINE_STDERR COMMAND "${AMPPROF}" analyze)
 
+# analyze --baseline: the AMP trace against the same synthetic loop in FP32.
+set(fp32 "${WORK_DIR}/fp32.ampt")
+execute_process(COMMAND "${SYNTH}" --kernels 3000 --precision fp32 --output "${fp32}" RESULT_VARIABLE synth_status)
+if(NOT synth_status EQUAL 0)
+  message(FATAL_ERROR "ampprof-synth --precision fp32 failed: ${synth_status}")
+endif()
+expect("compare with an FP32 baseline" EXIT 0 EMPTY_STDERR
+       STDOUT "FP32 vs mixed precision\n  FP32 +[^\n]*fp32.ampt \\(pid 4242\\)\n +median step [0-9.]+ [mu]s over [0-9]+ steps.*speed-up +[0-9]\\.[0-9][0-9]x.*per step +FP32 +AMP +change +explained by\n.*GEMM on CUDA cores.*cast .*amp.cast_overhead.*GPU time per step"
+       COMMAND "${AMPPROF}" analyze "${good}" --baseline "${fp32}")
+expect("an AMP trace against itself" EXIT 0
+       STDOUT "amp.slower_than_fp32: Mixed precision brought no measurable speed-up: median step.*1\\.00x.*note: the FP32 trace runs [0-9,]+ GEMM/convolution/attention kernels in FP16/BF16"
+       COMMAND "${AMPPROF}" analyze "${good}" --baseline "${good}")
+expect("an FP32 trace as the AMP run" EXIT 0
+       STDOUT "amp.slower_than_fp32: The AMP run shows no FP16/BF16 kernels: autocast is not active"
+       COMMAND "${AMPPROF}" analyze "${fp32}" --baseline "${fp32}")
+expect("ranks against one baseline" EXIT 0
+       STDOUT "== rank 0 [^\n]*\n.*note +the runs do not have the same ranks \\(AMP: 0, 1; FP32: none\\)"
+       COMMAND "${AMPPROF}" analyze "${WORK_DIR}/ranks" --baseline "${fp32}")
+expect("missing baseline" EXIT 2 ONE_LINE_STDERR STDERR "ampprof analyze: baseline .*missing.ampt: no such file"
+       COMMAND "${AMPPROF}" analyze "${good}" --baseline "${WORK_DIR}/missing.ampt")
+expect("corrupt baseline" EXIT 2 ONE_LINE_STDERR STDERR "baseline .*corrupt.ampt: corrupt .ampt file"
+       COMMAND "${AMPPROF}" analyze "${good}" --baseline "${WORK_DIR}/corrupt.ampt")
+expect("baseline that is not a trace" EXIT 2 ONE_LINE_STDERR STDERR "baseline .*notes.txt: not a trace ampprof can read"
+       COMMAND "${AMPPROF}" analyze "${good}" --baseline "${WORK_DIR}/notes.txt")
+expect("--baseline needs a value" EXIT 1 ONE_LINE_STDERR COMMAND "${AMPPROF}" analyze "${good}" --baseline)
+expect("truncated baseline" EXIT 0 STDERR "the baseline trace lost records"
+       STDOUT "note +the FP32 trace lost records"
+       COMMAND "${AMPPROF}" analyze "${good}" --baseline "${WORK_DIR}/truncated.ampt")
+
 # explain, version, and the commands this version cannot run.
 expect("explain lists findings" EXIT 0 EMPTY_STDERR
        STDOUT "gpu.launch_bound +critical +GPU idles between kernels.*amp.double_optimizer_step +critical"

@@ -53,6 +53,26 @@ TEST(SyntheticTrace, BuildsIntoAConsistentModel) {
   EXPECT_EQ(model.memcpys().bytes[model::MemcpyRow(0)], 4u);
 }
 
+TEST(SyntheticTrace, Fp32LoopHasNoAutocastOrGradScaler) {
+  SyntheticTraceOptions options;
+  options.kernels = 2000;
+  options.precision = SyntheticPrecision::kFp32;
+  model::ModelBuilder builder;
+  ASSERT_TRUE(GenerateSyntheticTrace(options, builder).ok());
+  const model::TraceModel model = std::move(builder).Build();
+  EXPECT_TRUE(model.stats().NonZero().empty());
+  EXPECT_GE(model.kernels().size(), 2000u);
+  EXPECT_EQ(model.memcpys().size(), 0u) << "no found_inf read";
+  EXPECT_EQ(model.syncs().size(), 0u);
+  for (uint32_t k = 0; k < model.kernels().size(); ++k) {
+    const std::string_view name = model.KernelName(model::KernelRow(k));
+    for (std::string_view half : {"Half", "float16", "f16", "_amp_", "amp_update_scale", "hsh"}) {
+      ASSERT_EQ(name.find(half), std::string_view::npos) << name;
+    }
+  }
+  EXPECT_EQ(model.Metadata("workload"), "synthetic FP32 training loop: 8 linear layers, one H100");
+}
+
 TEST(SyntheticTrace, RejectsAModelWithoutLayers) {
   SyntheticTraceOptions options;
   options.layers = 0;

@@ -69,6 +69,80 @@ TEST(RenderText, FitsOneHundredColumns) {
   for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 100u) << line;
 }
 
+analyzers::Comparison SampleComparison() {
+  analyzers::Comparison c;
+  c.basis = analyzers::CompareBasis::kMedianStep;
+  c.baseline = {.trace = "fp32.ampt", .label = "pid 76", .device = "NVIDIA H100 80GB HBM3", .steps = 38,
+                .warmup_steps = 2, .step_source = "ProfilerStep ranges", .time_ns = 5'120'000,
+                .gpu_time_ns = 5'200'000, .busy_fraction = 0.8, .kernels_per_unit = 312.0};
+  c.candidate = {.trace = "run.ampt", .label = "pid 77", .device = "NVIDIA H100 80GB HBM3", .steps = 40,
+                 .step_source = "ProfilerStep ranges", .time_ns = 6'030'000, .gpu_time_ns = 6'100'000,
+                 .busy_fraction = 0.45, .kernels_per_unit = 364.0, .reduced_precision = true};
+  c.speedup = 5.12 / 6.03;
+  c.rows = {
+      {"GEMM on CUDA cores", 3'100'000, 0, ""},
+      {"idle: waiting for kernel launches", 1'200'000, 3'200'000, "gpu.launch_bound"},
+      {"GEMM on Tensor Cores", 0, 1'100'000, ""},
+      {"cast", 0, 800'000, "amp.cast_overhead"},
+      {"GradScaler", 0, 100'000, "amp.scaler_overhead"},
+      {"elementwise", 900'000, 900'000, ""},
+  };
+  c.notes = {"the FP32 trace's step ranges take 2.10 ms (median) but its GPU needs 5.12 ms per step: the host "
+             "queues work ahead of the GPU, so steps are timed on the GPU"};
+  return c;
+}
+
+TEST(RenderText, ShowsTheComparisonWithAnFp32Baseline) {
+  analyzers::Report report = SampleReport();
+  report.comparison = SampleComparison();
+  const std::string text = Render(report);
+  EXPECT_NE(text.find("FP32 vs mixed precision\n"
+                      "  FP32      fp32.ampt (pid 76)\n"
+                      "            median step 5.12 ms over 38 steps from ProfilerStep ranges, 2 warm-up left out\n"
+                      "  AMP       run.ampt (pid 77)\n"
+                      "            median step 6.03 ms over 40 steps from ProfilerStep ranges\n"
+                      "  speed-up  0.85x: mixed precision is slower\n"
+                      "  note      the FP32 trace's step ranges take 2.10 ms (median) but its GPU needs 5.12 ms per step:\n"
+                      "            the host queues work ahead of the GPU, so steps are timed on the GPU\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  per step                                 FP32         AMP      change  explained by\n"
+                      "  GEMM on CUDA cores                    3.10 ms           -    -3.10 ms\n"
+                      "  idle: waiting for kernel launches     1.20 ms     3.20 ms    +2.00 ms  gpu.launch_bound\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  cast                                        -      800 us     +800 us  amp.cast_overhead\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  elementwise                            900 us      900 us        0 ns\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  GPU time per step                     5.20 ms     6.10 ms     +900 us\n"), std::string::npos)
+      << text;
+  // After the findings, before the devices.
+  EXPECT_LT(text.find("FP32 vs mixed precision"), text.find("GPU 0 (pid 77)"));
+  const size_t begin = text.find("FP32 vs mixed precision");
+  const size_t end = text.find('\n', text.find("GPU time per step"));
+  std::istringstream lines(text.substr(begin, end - begin));
+  for (std::string line; std::getline(lines, line);) {
+    EXPECT_LE(line.size(), 100u) << line;
+    EXPECT_TRUE(line.empty() || line.back() != ' ') << "trailing space: '" << line << "'";
+  }
+}
+
+TEST(RenderText, SaysWhenTheRunsCannotBeCompared) {
+  analyzers::Report report = SampleReport();
+  analyzers::Comparison c;
+  c.basis = analyzers::CompareBasis::kWholeRun;
+  c.notes = {"the FP32 trace has no GPU kernels: there is nothing to compare"};
+  report.comparison = c;
+  const std::string text = Render(report);
+  EXPECT_NE(text.find("  speed-up  cannot be computed\n"
+                      "  note      the FP32 trace has no GPU kernels: there is nothing to compare\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("per run"), std::string::npos) << "no table without rows";
+}
+
 TEST(RenderText, ListsNonZeroStatsWithSeverity) {
   analyzers::Report report = SampleReport();
   report.stats.Increment(base::Stat::kCollectorDroppedRecords, 42);
