@@ -9,10 +9,12 @@
 namespace ampprof::cupti {
 namespace {
 
-// One entry per recorded call, named by the header enumerator's suffix. Grouped by what the analyses
-// use them for; the order here does not matter (the table is sorted at compile time).
-#define AMPPROF_RUNTIME(suffix) ApiCallback{CUPTI_RUNTIME_TRACE_CBID_##suffix, WithoutVersionSuffix(#suffix)}
-#define AMPPROF_DRIVER(suffix) ApiCallback{CUPTI_DRIVER_TRACE_CBID_##suffix, WithoutVersionSuffix(#suffix)}
+// One entry per recorded call, named by the header enumerator's suffix. Grouped by what the
+// analyses use them for; the order here does not matter (the table is sorted at compile time).
+#define AMPPROF_RUNTIME(suffix) \
+  ApiCallback { CUPTI_RUNTIME_TRACE_CBID_##suffix, WithoutVersionSuffix(#suffix) }
+#define AMPPROF_DRIVER(suffix) \
+  ApiCallback { CUPTI_DRIVER_TRACE_CBID_##suffix, WithoutVersionSuffix(#suffix) }
 
 constexpr ApiCallback kRuntimeEntries[] = {
     // Kernel launches. __cudaLaunchKernel is what CUDA 13's <<<...>>> compiles to.
@@ -58,7 +60,7 @@ constexpr ApiCallback kRuntimeEntries[] = {
     AMPPROF_RUNTIME(cudaEventSynchronize_v3020),
     AMPPROF_RUNTIME(cudaStreamWaitEvent_v3020),
     AMPPROF_RUNTIME(cudaStreamWaitEvent_ptsz_v7000),
-    // Allocation (PyTorch's caching allocator calls cudaMalloc when it grows; cudaMallocAsync backend).
+    // Allocation: PyTorch's caching allocator calls cudaMalloc as it grows (or cudaMallocAsync).
     AMPPROF_RUNTIME(cudaMalloc_v3020),
     AMPPROF_RUNTIME(cudaFree_v3020),
     AMPPROF_RUNTIME(cudaMallocPitch_v3020),
@@ -75,7 +77,7 @@ constexpr ApiCallback kRuntimeEntries[] = {
 };
 
 constexpr ApiCallback kDriverEntries[] = {
-    // Kernel launches: Triton, cuBLASLt (nvjet) and other driver-API users launch with cuLaunchKernel(Ex).
+    // Kernel launches: Triton, cuBLASLt (nvjet) and others launch with cuLaunchKernel(Ex).
     AMPPROF_DRIVER(cuLaunchKernel),
     AMPPROF_DRIVER(cuLaunchKernel_ptsz),
     AMPPROF_DRIVER(cuLaunchKernelEx),
@@ -155,7 +157,8 @@ template <size_t N>
 consteval std::array<ApiCallback, N> SortedByCbid(const ApiCallback (&entries)[N]) {
   std::array<ApiCallback, N> sorted{};
   std::copy(std::begin(entries), std::end(entries), sorted.begin());
-  std::sort(sorted.begin(), sorted.end(), [](const ApiCallback& a, const ApiCallback& b) { return a.cbid < b.cbid; });
+  std::sort(sorted.begin(), sorted.end(),
+            [](const ApiCallback& a, const ApiCallback& b) { return a.cbid < b.cbid; });
   return sorted;
 }
 
@@ -173,8 +176,9 @@ static_assert(CbidsUnique(kRuntime), "a runtime cbid is listed twice");
 static_assert(CbidsUnique(kDriver), "a driver cbid is listed twice");
 
 std::optional<std::string_view> Find(std::span<const ApiCallback> table, uint32_t cbid) {
-  const auto it = std::lower_bound(table.begin(), table.end(), cbid,
-                                   [](const ApiCallback& entry, uint32_t id) { return entry.cbid < id; });
+  const auto it =
+      std::lower_bound(table.begin(), table.end(), cbid,
+                       [](const ApiCallback& entry, uint32_t id) { return entry.cbid < id; });
   if (it == table.end() || it->cbid != cbid) return std::nullopt;
   return it->name;
 }

@@ -3,8 +3,8 @@
 
 // ConversionContext: what converting one process's CUPTI records needs to remember between records.
 //   - the traced process's pid: CUPTI's GPU records (kernels, copies, syncs) carry none;
-//   - the device of each CUDA context, from CONTEXT records: synchronisation records name a context,
-//     not a device;
+//   - the device of each CUDA context, from CONTEXT records: synchronisation records name a
+//     context, not a device;
 //   - name caches, so that each kernel name is demangled once and each string interned once;
 //   - the interned names of API calls, by domain and callback id.
 //
@@ -12,8 +12,8 @@
 //   while (cuptiActivityGetNextRecord(buffer, valid_bytes, &record) == CUPTI_SUCCESS)
 //     ConvertRecord(record, context, sink);
 //
-// One context serves one sink (its ids belong to that sink's string pool) and one thread: the collector's
-// writer thread.
+// One context serves one sink (its ids belong to that sink's string pool) and one thread: the
+// collector's writer thread.
 
 #include <cstdint>
 #include <optional>
@@ -32,7 +32,9 @@ class ConversionContext {
 
   uint32_t pid() const { return pid_; }
 
-  void NoteContextDevice(uint32_t context_id, uint32_t device_id) { device_of_context_[context_id] = device_id; }
+  void NoteContextDevice(uint32_t context_id, uint32_t device_id) {
+    device_of_context_[context_id] = device_id;
+  }
   std::optional<uint32_t> DeviceOfContext(uint32_t context_id) const {
     const auto it = device_of_context_.find(context_id);
     if (it == device_of_context_.end()) return std::nullopt;
@@ -42,9 +44,10 @@ class ConversionContext {
   NameCache& kernel_names() { return kernel_names_; }  // demangled
   NameCache& names() { return names_; }                // as CUPTI gives them
 
-  // The interned name of an API call: from the callback table (api_callbacks.h), or, for a cbid outside
-  // it, a made-up "runtime API call (cbid 17)" with `in_table` false.
-  base::StringId ApiCallName(records::ApiDomain domain, uint32_t cbid, base::StringPool& pool, bool& in_table);
+  // The interned name of an API call: from the callback table (api_callbacks.h), or, for a cbid
+  // outside it, a made-up "runtime API call (cbid 17)" with `in_table` false.
+  base::StringId ApiCallName(records::ApiDomain domain, uint32_t cbid, base::StringPool& pool,
+                             bool& in_table);
 
  private:
   struct ApiName {

@@ -46,8 +46,10 @@ std::optional<SyncKind> SyncKindOf(uint32_t cupti_sync_type) {
     case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_UNKNOWN: return SyncKind::kUnknown;
     case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE: return SyncKind::kEventSynchronize;
     case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT: return SyncKind::kStreamWaitEvent;
-    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE: return SyncKind::kStreamSynchronize;
-    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE: return SyncKind::kContextSynchronize;
+    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE:
+      return SyncKind::kStreamSynchronize;
+    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE:
+      return SyncKind::kContextSynchronize;
     default: return std::nullopt;
   }
 }
@@ -59,11 +61,13 @@ std::optional<OverheadKind> OverheadKindOf(uint32_t cupti_overhead_kind) {
     case CUPTI_ACTIVITY_OVERHEAD_CUPTI_BUFFER_FLUSH: return OverheadKind::kBufferFlush;
     case CUPTI_ACTIVITY_OVERHEAD_CUPTI_INSTRUMENTATION: return OverheadKind::kInstrumentation;
     case CUPTI_ACTIVITY_OVERHEAD_CUPTI_RESOURCE: return OverheadKind::kResource;
-    case CUPTI_ACTIVITY_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING: return OverheadKind::kModuleLoading;
+    case CUPTI_ACTIVITY_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING:
+      return OverheadKind::kModuleLoading;
     case CUPTI_ACTIVITY_OVERHEAD_LAZY_FUNCTION_LOADING: return OverheadKind::kLazyFunctionLoading;
     case CUPTI_ACTIVITY_OVERHEAD_COMMAND_BUFFER_FULL: return OverheadKind::kCommandBufferFull;
-    case CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST: return OverheadKind::kActivityBufferRequest;
-    // A CUPTI 13 kind that records::OverheadKind has no value for (yet): kept as unknown, not counted.
+    case CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST:
+      return OverheadKind::kActivityBufferRequest;
+    // A CUPTI 13 kind records::OverheadKind has no value for (yet): unknown, but not counted.
     case CUPTI_ACTIVITY_OVERHEAD_UVM_ACTIVITY_INIT: return OverheadKind::kUnknown;
     default: return std::nullopt;
   }
@@ -71,7 +75,8 @@ std::optional<OverheadKind> OverheadKindOf(uint32_t cupti_overhead_kind) {
 
 std::optional<records::MemoryOperation> MemoryOperationOf(uint32_t cupti_operation) {
   switch (cupti_operation) {
-    case CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION: return records::MemoryOperation::kAllocate;
+    case CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION:
+      return records::MemoryOperation::kAllocate;
     case CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE: return records::MemoryOperation::kRelease;
     default: return std::nullopt;
   }

@@ -6,8 +6,8 @@
 // device and managed memory as device and managed memory.
 //
 // Each function returns nullopt for a value CUPTI 13.0 does not define (a newer CUPTI, or a damaged
-// record), so the caller can count it in cupti_unknown_values and store kUnknown. CUPTI's own "unknown"
-// values map to kUnknown without being counted: CUPTI said so, the record is not odd.
+// record), so the caller can count it in cupti_unknown_values and store kUnknown. CUPTI's own
+// "unknown" values map to kUnknown without being counted: CUPTI said so, the record is not odd.
 //
 //   records::MemcpyKind kind = MemcpyKindOf(copy.copyKind).value_or(records::MemcpyKind::kUnknown);
 
@@ -19,11 +19,13 @@
 
 namespace ampprof::cupti {
 
-std::optional<records::MemcpyKind> MemcpyKindOf(uint32_t cupti_copy_kind);         // CUpti_ActivityMemcpyKind
-std::optional<records::MemoryKind> MemoryKindOf(uint32_t cupti_memory_kind);       // CUpti_ActivityMemoryKind
-std::optional<records::SyncKind> SyncKindOf(uint32_t cupti_sync_type);  // CUpti_ActivitySynchronizationType
-std::optional<records::OverheadKind> OverheadKindOf(uint32_t cupti_overhead_kind);  // CUpti_ActivityOverheadKind
-// CUpti_ActivityMemoryOperationType; nullopt also for CUPTI's INVALID (0), which has no records value.
+// The arguments are CUpti_ActivityMemcpyKind, CUpti_ActivityMemoryKind,
+// CUpti_ActivitySynchronizationType and CUpti_ActivityOverheadKind values.
+std::optional<records::MemcpyKind> MemcpyKindOf(uint32_t cupti_copy_kind);
+std::optional<records::MemoryKind> MemoryKindOf(uint32_t cupti_memory_kind);
+std::optional<records::SyncKind> SyncKindOf(uint32_t cupti_sync_type);
+std::optional<records::OverheadKind> OverheadKindOf(uint32_t cupti_overhead_kind);
+// CUpti_ActivityMemoryOperationType; nullopt also for CUPTI's INVALID (0): records has no value.
 std::optional<records::MemoryOperation> MemoryOperationOf(uint32_t cupti_operation);
 
 // A device UUID as nvidia-smi and NVML print it: "GPU-" and the 16 bytes in hex as 8-4-4-4-12.

@@ -14,7 +14,8 @@ base::StringId NameCache::Intern(const char* name, base::StringPool& pool) {
     pool_ = &pool;
   }
   const auto it = by_pointer_.find(name);
-  if (it != by_pointer_.end() && std::strcmp(it->second.text.c_str(), name) == 0) return it->second.id;
+  if (it != by_pointer_.end() && std::strcmp(it->second.text.c_str(), name) == 0)
+    return it->second.id;
 
   std::string text(name);
   const base::StringId id = InternText(text, pool);
@@ -29,7 +30,7 @@ base::StringId NameCache::Intern(const char* name, base::StringPool& pool) {
 
 base::StringId NameCache::InternText(const std::string& text, base::StringPool& pool) {
   if (mode_ == Mode::kAsIs) return pool.Intern(text);
-  // The same kernel can reach us under a new pointer (its module was reloaded): demangle once per name.
+  // The same kernel can come under a new pointer (its module was reloaded): demangle it once.
   const auto known = by_mangled_text_.find(text);
   if (known != by_mangled_text_.end()) return known->second;
   ++demangler_calls_;

@@ -1,17 +1,17 @@
 #ifndef AMPPROF_COLLECTORS_CUPTI_NAME_CACHE_H_
 #define AMPPROF_COLLECTORS_CUPTI_NAME_CACHE_H_
 
-// NameCache turns the `const char*` names in CUPTI records (kernel, NVTX marker and domain, thread and
-// device names) into StringIds of a sink's pool, doing the work for each name (demangling, hashing into
-// the pool) once rather than once per record.
+// NameCache turns the `const char*` names in CUPTI records (kernel, NVTX marker and domain, thread
+// and device names) into StringIds of a sink's pool, doing the work for each name (demangling,
+// hashing into the pool) once rather than once per record.
 //
-// Keyed by pointer, confirmed by content. CUPTI hands out the same pointer for every record of a kernel
-// (the function's name, which lives as long as its module) and pointers to its own copies of NVTX
-// strings. Neither is valid forever: when a module is unloaded, or CUPTI releases marker strings, a
-// later, different name can be given the same address. So a pointer hit is trusted only after comparing
-// the bytes with the cache's own copy of the name. The comparison costs about what hashing would, but a
-// hit skips the pool's lookup and, for kernels, the demangler. The cache never dereferences a CUPTI
-// pointer except while converting the record that carries it.
+// Keyed by pointer, confirmed by content. CUPTI hands out the same pointer for every record of a
+// kernel (the function's name, which lives as long as its module) and pointers to its own copies of
+// NVTX strings. Neither is valid forever: when a module is unloaded, or CUPTI releases marker
+// strings, a later, different name can be given the same address. So a pointer hit is trusted only
+// after comparing the bytes with the cache's own copy of the name. The comparison costs about what
+// hashing would, but a hit skips the pool's lookup and, for kernels, the demangler. The cache never
+// dereferences a CUPTI pointer except while converting the record that carries it.
 //
 //   NameCache kernels(NameCache::Mode::kDemangle);
 //   kernel.name = kernels.Intern(cupti_kernel.name, sink.strings());

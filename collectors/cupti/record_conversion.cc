@@ -34,7 +34,8 @@ std::optional<base::Interval> PlaceInterval(uint64_t start, uint64_t end, base::
     stats.Increment(Stat::kCuptiMissingTimestamps);
     return std::nullopt;
   }
-  if (start >= static_cast<uint64_t>(base::kMaxTraceTime) || end >= static_cast<uint64_t>(base::kMaxTraceTime)) {
+  if (start >= static_cast<uint64_t>(base::kMaxTraceTime) ||
+      end >= static_cast<uint64_t>(base::kMaxTraceTime)) {
     stats.Increment(Stat::kRecordTimeOutOfRange);
     return std::nullopt;
   }
@@ -58,7 +59,7 @@ std::optional<TimeNs> PlaceInstant(uint64_t t, base::Stats& stats) {
 
 uint32_t NonNegative(int32_t value) { return value < 0 ? 0 : static_cast<uint32_t>(value); }
 
-// An enum conversion's result, with values CUPTI 13.0 does not define counted and stored as `fallback`.
+// An enum conversion's result; a value CUPTI 13.0 does not define is counted, made `fallback`.
 template <typename Enum>
 Enum Known(std::optional<Enum> value, Enum fallback, base::Stats& stats) {
   if (value) return *value;
@@ -76,8 +77,10 @@ base::StringId RequiredName(const char* name, NameCache& cache, records::RecordS
   return cache.Intern(name, sink.strings());
 }
 
-// CUPTI marks synchronisation fields that do not apply with 0xFFFFFFFF; the records use 0 for "none".
-uint32_t SyncField(uint32_t value) { return value == CUPTI_SYNCHRONIZATION_INVALID_VALUE ? 0 : value; }
+// CUPTI marks synchronisation fields that do not apply with 0xFFFFFFFF; records use 0 for "none".
+uint32_t SyncField(uint32_t value) {
+  return value == CUPTI_SYNCHRONIZATION_INVALID_VALUE ? 0 : value;
+}
 
 // The process and thread a host-side record (marker, overhead) belongs to, when it names them.
 struct HostThread {
@@ -86,7 +89,9 @@ struct HostThread {
 };
 HostThread HostThreadOf(CUpti_ActivityObjectKind kind, const CUpti_ActivityObjectKindId& id,
                         const ConversionContext& context) {
-  if (kind == CUPTI_ACTIVITY_OBJECT_THREAD) return {id.pt.processId ? id.pt.processId : context.pid(), id.pt.threadId};
+  if (kind == CUPTI_ACTIVITY_OBJECT_THREAD) {
+    return {id.pt.processId != 0 ? id.pt.processId : context.pid(), id.pt.threadId};
+  }
   if (kind == CUPTI_ACTIVITY_OBJECT_PROCESS && id.pt.processId != 0) return {id.pt.processId, 0};
   return {context.pid(), 0};
 }
@@ -100,10 +105,12 @@ const Record& As(const CUpti_Activity* record) {
 
 // ---- GPU activity ----
 
-void ConvertKernel(const CUpti_ActivityKernel10& kernel, ConversionContext& context, records::RecordSink& sink) {
+void ConvertKernel(const CUpti_ActivityKernel10& kernel, ConversionContext& context,
+                   records::RecordSink& sink) {
   records::KernelRecord record;
   if (kernel.start != CUPTI_TIMESTAMP_UNKNOWN && kernel.end != CUPTI_TIMESTAMP_UNKNOWN) {
-    const std::optional<base::Interval> interval = PlaceInterval(kernel.start, kernel.end, sink.stats());
+    const std::optional<base::Interval> interval =
+        PlaceInterval(kernel.start, kernel.end, sink.stats());
     if (!interval) return;
     record.start = interval->start;
     record.end = interval->end;
@@ -128,7 +135,8 @@ void ConvertKernel(const CUpti_ActivityKernel10& kernel, ConversionContext& cont
   sink.Add(record);
 }
 
-void ConvertMemcpy(const CUpti_ActivityMemcpy6& copy, ConversionContext& context, records::RecordSink& sink) {
+void ConvertMemcpy(const CUpti_ActivityMemcpy6& copy, ConversionContext& context,
+                   records::RecordSink& sink) {
   const std::optional<base::Interval> interval = PlaceInterval(copy.start, copy.end, sink.stats());
   if (!interval) return;
   records::MemcpyRecord record;
@@ -138,10 +146,11 @@ void ConvertMemcpy(const CUpti_ActivityMemcpy6& copy, ConversionContext& context
   record.device_id = copy.deviceId;
   record.context_id = copy.contextId;
   record.stream_id = copy.streamId;
-  // correlationId matches the driver API record, runtimeCorrelationId the runtime one. The collector
-  // records runtime copies (cudaMemcpyAsync: .item(), .to()), so the runtime id links the copy to the
-  // call the user's code made; copies issued through the driver API have no runtime id.
-  record.correlation_id = copy.runtimeCorrelationId != 0 ? copy.runtimeCorrelationId : copy.correlationId;
+  // correlationId matches the driver API record, runtimeCorrelationId the runtime one. The
+  // collector records runtime copies (cudaMemcpyAsync: .item(), .to()), so the runtime id links the
+  // copy to the call the user's code made; copies issued through the driver API have no runtime id.
+  record.correlation_id =
+      copy.runtimeCorrelationId != 0 ? copy.runtimeCorrelationId : copy.correlationId;
   record.kind = Known(MemcpyKindOf(copy.copyKind), records::MemcpyKind::kUnknown, sink.stats());
   record.src_kind = MemoryKindChecked(copy.srcKind, sink.stats());
   record.dst_kind = MemoryKindChecked(copy.dstKind, sink.stats());
@@ -163,7 +172,8 @@ void ConvertPeerMemcpy(const CUpti_ActivityMemcpyPtoP4& copy, ConversionContext&
   record.stream_id = copy.streamId;
   record.correlation_id = copy.correlationId;  // the same id in the runtime and the driver record
   // A MEMCPY2 record is a peer copy whatever its copyKind says.
-  const records::MemcpyKind kind = Known(MemcpyKindOf(copy.copyKind), records::MemcpyKind::kUnknown, sink.stats());
+  const records::MemcpyKind kind =
+      Known(MemcpyKindOf(copy.copyKind), records::MemcpyKind::kUnknown, sink.stats());
   record.kind = kind == records::MemcpyKind::kUnknown ? records::MemcpyKind::kPeerToPeer : kind;
   record.src_kind = MemoryKindChecked(copy.srcKind, sink.stats());
   record.dst_kind = MemoryKindChecked(copy.dstKind, sink.stats());
@@ -173,8 +183,10 @@ void ConvertPeerMemcpy(const CUpti_ActivityMemcpyPtoP4& copy, ConversionContext&
   sink.Add(record);
 }
 
-void ConvertMemset(const CUpti_ActivityMemset4& memset, ConversionContext& context, records::RecordSink& sink) {
-  const std::optional<base::Interval> interval = PlaceInterval(memset.start, memset.end, sink.stats());
+void ConvertMemset(const CUpti_ActivityMemset4& memset, ConversionContext& context,
+                   records::RecordSink& sink) {
+  const std::optional<base::Interval> interval =
+      PlaceInterval(memset.start, memset.end, sink.stats());
   if (!interval) return;
   records::MemsetRecord record;
   record.start = interval->start;
@@ -199,7 +211,8 @@ void ConvertSynchronization(const CUpti_ActivitySynchronization2& sync, Conversi
   record.start = interval->start;
   record.end = interval->end;
   record.pid = context.pid();
-  record.tid = 0;  // CUPTI does not say; the model takes the thread from the API call (correlation_id)
+  // CUPTI does not say which thread waited; the model takes it from the API call (correlation_id).
+  record.tid = 0;
   const std::optional<uint32_t> device = context.DeviceOfContext(sync.contextId);
   if (!device) sink.stats().Increment(Stat::kCuptiUnknownValues);
   record.device_id = device.value_or(0);
@@ -211,8 +224,10 @@ void ConvertSynchronization(const CUpti_ActivitySynchronization2& sync, Conversi
   sink.Add(record);
 }
 
-void ConvertMemory(const CUpti_ActivityMemory4& memory, ConversionContext& context, records::RecordSink& sink) {
-  const std::optional<records::MemoryOperation> operation = MemoryOperationOf(memory.memoryOperationType);
+void ConvertMemory(const CUpti_ActivityMemory4& memory, ConversionContext& context,
+                   records::RecordSink& sink) {
+  const std::optional<records::MemoryOperation> operation =
+      MemoryOperationOf(memory.memoryOperationType);
   if (!operation) {  // neither an allocation nor a free: nothing to add to a memory curve
     sink.stats().Increment(Stat::kCuptiUnknownValues);
     return;
@@ -233,7 +248,8 @@ void ConvertMemory(const CUpti_ActivityMemory4& memory, ConversionContext& conte
 
 // ---- API calls ----
 
-void ConvertApiCall(const CUpti_ActivityAPI& call, ConversionContext& context, records::RecordSink& sink) {
+void ConvertApiCall(const CUpti_ActivityAPI& call, ConversionContext& context,
+                    records::RecordSink& sink) {
   const std::optional<base::Interval> interval = PlaceInterval(call.start, call.end, sink.stats());
   if (!interval) return;
   records::ApiCallRecord record;
@@ -242,7 +258,8 @@ void ConvertApiCall(const CUpti_ActivityAPI& call, ConversionContext& context, r
   record.pid = call.processId != 0 ? call.processId : context.pid();
   record.tid = call.threadId;
   record.correlation_id = call.correlationId;
-  record.domain = call.kind == CUPTI_ACTIVITY_KIND_DRIVER ? records::ApiDomain::kDriver : records::ApiDomain::kRuntime;
+  record.domain = call.kind == CUPTI_ACTIVITY_KIND_DRIVER ? records::ApiDomain::kDriver
+                                                          : records::ApiDomain::kRuntime;
   record.callback_id = call.cbid;
   bool in_table = false;
   record.name = context.ApiCallName(record.domain, call.cbid, sink.strings(), in_table);
@@ -253,7 +270,8 @@ void ConvertApiCall(const CUpti_ActivityAPI& call, ConversionContext& context, r
 
 // ---- Host side: NVTX, names, devices, contexts, overhead ----
 
-void ConvertMarker(const CUpti_ActivityMarker2& marker, ConversionContext& context, records::RecordSink& sink) {
+void ConvertMarker(const CUpti_ActivityMarker2& marker, ConversionContext& context,
+                   records::RecordSink& sink) {
   records::MarkRecord record;
   const uint32_t flags = marker.flags;
   if ((flags & CUPTI_ACTIVITY_FLAG_MARKER_START) != 0) {
@@ -264,9 +282,11 @@ void ConvertMarker(const CUpti_ActivityMarker2& marker, ConversionContext& conte
     record.kind = records::MarkKind::kInstant;
   } else {
     // nvtxDomainSyncUser acquire/release markers (or flags CUPTI 13.0 does not define).
-    const uint32_t sync_flags = CUPTI_ACTIVITY_FLAG_MARKER_SYNC_ACQUIRE | CUPTI_ACTIVITY_FLAG_MARKER_SYNC_ACQUIRE_SUCCESS |
-                                CUPTI_ACTIVITY_FLAG_MARKER_SYNC_ACQUIRE_FAILED | CUPTI_ACTIVITY_FLAG_MARKER_SYNC_RELEASE;
-    sink.stats().Increment((flags & sync_flags) != 0 ? Stat::kCuptiUnstoredRecords : Stat::kCuptiUnknownValues);
+    const uint32_t sync_flags =
+        CUPTI_ACTIVITY_FLAG_MARKER_SYNC_ACQUIRE | CUPTI_ACTIVITY_FLAG_MARKER_SYNC_ACQUIRE_SUCCESS |
+        CUPTI_ACTIVITY_FLAG_MARKER_SYNC_ACQUIRE_FAILED | CUPTI_ACTIVITY_FLAG_MARKER_SYNC_RELEASE;
+    sink.stats().Increment((flags & sync_flags) != 0 ? Stat::kCuptiUnstoredRecords
+                                                     : Stat::kCuptiUnknownValues);
     return;
   }
   const std::optional<TimeNs> timestamp = PlaceInstant(marker.timestamp, sink.stats());
@@ -276,12 +296,15 @@ void ConvertMarker(const CUpti_ActivityMarker2& marker, ConversionContext& conte
   record.pid = thread.pid;
   record.tid = thread.tid;
   record.category = records::RangeCategory::kNvtx;
-  // Starts and ends pair by CUPTI's marker id, unique within the process; instants pair with nothing.
+  // Starts and ends pair by CUPTI's marker id, unique within the process; instants pair with
+  // nothing.
   record.range_id = record.kind == records::MarkKind::kInstant ? 0 : marker.id;
-  record.domain = context.names().Intern(marker.domain, sink.strings());  // null: the default domain
+  // A null domain is the default domain: the empty string.
+  record.domain = context.names().Intern(marker.domain, sink.strings());
   // An end carries no name (CUPTI gives null); the model takes the start's.
-  record.name = record.kind == records::MarkKind::kRangeEnd ? base::kEmptyStringId
-                                                             : RequiredName(marker.name, context.names(), sink);
+  record.name = record.kind == records::MarkKind::kRangeEnd
+                    ? base::kEmptyStringId
+                    : RequiredName(marker.name, context.names(), sink);
   sink.Add(record);
 }
 
@@ -293,9 +316,11 @@ void ConvertMarkerData(const CUpti_ActivityMarkerData2& data, ConversionContext&
   sink.stats().Increment(Stat::kCuptiUnstoredRecords);
 }
 
-void ConvertName(const CUpti_ActivityName& name, ConversionContext& context, records::RecordSink& sink) {
+void ConvertName(const CUpti_ActivityName& name, ConversionContext& context,
+                 records::RecordSink& sink) {
   if (name.objectKind != CUPTI_ACTIVITY_OBJECT_THREAD) {
-    // Names of processes, devices, contexts and streams (nvtxNameCudaStream, ...): no record holds them.
+    // Names of processes, devices, contexts and streams (nvtxNameCudaStream, ...): no record holds
+    // them.
     sink.stats().Increment(Stat::kCuptiUnstoredRecords);
     return;
   }
@@ -310,7 +335,8 @@ void ConvertName(const CUpti_ActivityName& name, ConversionContext& context, rec
   sink.Add(record);
 }
 
-void ConvertDevice(const CUpti_ActivityDevice5& device, ConversionContext& context, records::RecordSink& sink) {
+void ConvertDevice(const CUpti_ActivityDevice5& device, ConversionContext& context,
+                   records::RecordSink& sink) {
   records::DeviceRecord record;
   record.pid = context.pid();
   record.device_id = device.id;
@@ -332,7 +358,8 @@ void ConvertContext(const CUpti_ActivityContext3& cuda_context, ConversionContex
 
 void ConvertOverhead(const CUpti_ActivityOverhead3& overhead, ConversionContext& context,
                      records::RecordSink& sink) {
-  const std::optional<base::Interval> interval = PlaceInterval(overhead.start, overhead.end, sink.stats());
+  const std::optional<base::Interval> interval =
+      PlaceInterval(overhead.start, overhead.end, sink.stats());
   if (!interval) return;
   records::OverheadRecord record;
   record.start = interval->start;
@@ -340,14 +367,16 @@ void ConvertOverhead(const CUpti_ActivityOverhead3& overhead, ConversionContext&
   const HostThread thread = HostThreadOf(overhead.objectKind, overhead.objectId, context);
   record.pid = thread.pid;
   record.tid = thread.tid;
-  record.kind = Known(OverheadKindOf(overhead.overheadKind), records::OverheadKind::kUnknown, sink.stats());
+  record.kind =
+      Known(OverheadKindOf(overhead.overheadKind), records::OverheadKind::kUnknown, sink.stats());
   sink.Add(record);
 }
 
-// Ids pushed with cuptiActivityPushExternalCorrelationId (Kineto's op ids): no record holds them yet.
-// The model attributes kernels to PyTorch ops by thread and time (NVTX ranges), which needs no id.
-void ConvertExternalCorrelation(const CUpti_ActivityExternalCorrelation& correlation, ConversionContext& context,
-                                records::RecordSink& sink) {
+// Ids pushed with cuptiActivityPushExternalCorrelationId (Kineto's op ids): no record holds them
+// yet. The model attributes kernels to PyTorch ops by thread and time (NVTX ranges), which needs no
+// id.
+void ConvertExternalCorrelation(const CUpti_ActivityExternalCorrelation& correlation,
+                                ConversionContext& context, records::RecordSink& sink) {
   static_cast<void>(correlation);
   static_cast<void>(context);
   sink.stats().Increment(Stat::kCuptiUnstoredRecords);
@@ -355,34 +384,46 @@ void ConvertExternalCorrelation(const CUpti_ActivityExternalCorrelation& correla
 
 // ---- Dispatch ----
 
-void ConvertRecord(const CUpti_Activity* record, ConversionContext& context, records::RecordSink& sink) {
+void ConvertRecord(const CUpti_Activity* record, ConversionContext& context,
+                   records::RecordSink& sink) {
   if (record == nullptr) return;
   switch (record->kind) {
     case CUPTI_ACTIVITY_KIND_KERNEL:  // never enabled (it serialises kernels), but the same struct
-    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: return ConvertKernel(As<CUpti_ActivityKernel10>(record), context, sink);
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+      return ConvertKernel(As<CUpti_ActivityKernel10>(record), context, sink);
     case CUPTI_ACTIVITY_KIND_RUNTIME:
-    case CUPTI_ACTIVITY_KIND_DRIVER: return ConvertApiCall(As<CUpti_ActivityAPI>(record), context, sink);
-    case CUPTI_ACTIVITY_KIND_MEMCPY: return ConvertMemcpy(As<CUpti_ActivityMemcpy6>(record), context, sink);
-    case CUPTI_ACTIVITY_KIND_MEMCPY2: return ConvertPeerMemcpy(As<CUpti_ActivityMemcpyPtoP4>(record), context, sink);
-    case CUPTI_ACTIVITY_KIND_MEMSET: return ConvertMemset(As<CUpti_ActivityMemset4>(record), context, sink);
+    case CUPTI_ACTIVITY_KIND_DRIVER:
+      return ConvertApiCall(As<CUpti_ActivityAPI>(record), context, sink);
+    case CUPTI_ACTIVITY_KIND_MEMCPY:
+      return ConvertMemcpy(As<CUpti_ActivityMemcpy6>(record), context, sink);
+    case CUPTI_ACTIVITY_KIND_MEMCPY2:
+      return ConvertPeerMemcpy(As<CUpti_ActivityMemcpyPtoP4>(record), context, sink);
+    case CUPTI_ACTIVITY_KIND_MEMSET:
+      return ConvertMemset(As<CUpti_ActivityMemset4>(record), context, sink);
     case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
       return ConvertSynchronization(As<CUpti_ActivitySynchronization2>(record), context, sink);
-    case CUPTI_ACTIVITY_KIND_MEMORY2: return ConvertMemory(As<CUpti_ActivityMemory4>(record), context, sink);
-    case CUPTI_ACTIVITY_KIND_MARKER: return ConvertMarker(As<CUpti_ActivityMarker2>(record), context, sink);
+    case CUPTI_ACTIVITY_KIND_MEMORY2:
+      return ConvertMemory(As<CUpti_ActivityMemory4>(record), context, sink);
+    case CUPTI_ACTIVITY_KIND_MARKER:
+      return ConvertMarker(As<CUpti_ActivityMarker2>(record), context, sink);
     case CUPTI_ACTIVITY_KIND_MARKER_DATA:
       return ConvertMarkerData(As<CUpti_ActivityMarkerData2>(record), context, sink);
-    case CUPTI_ACTIVITY_KIND_NAME: return ConvertName(As<CUpti_ActivityName>(record), context, sink);
-    case CUPTI_ACTIVITY_KIND_DEVICE: return ConvertDevice(As<CUpti_ActivityDevice5>(record), context, sink);
-    case CUPTI_ACTIVITY_KIND_CONTEXT: return ConvertContext(As<CUpti_ActivityContext3>(record), context, sink);
+    case CUPTI_ACTIVITY_KIND_NAME:
+      return ConvertName(As<CUpti_ActivityName>(record), context, sink);
+    case CUPTI_ACTIVITY_KIND_DEVICE:
+      return ConvertDevice(As<CUpti_ActivityDevice5>(record), context, sink);
+    case CUPTI_ACTIVITY_KIND_CONTEXT:
+      return ConvertContext(As<CUpti_ActivityContext3>(record), context, sink);
     case CUPTI_ACTIVITY_KIND_OVERHEAD: {
       const auto& overhead = As<CUpti_ActivityOverhead3>(record);
-      // CUPTI allocates the details of some overheads (COMMAND_BUFFER_FULL) for the client to free. Freed
-      // before converting, so that nothing can skip it.
+      // CUPTI allocates the details of some overheads (COMMAND_BUFFER_FULL) for the client to free.
+      // Freed before converting, so that nothing can skip it.
       std::free(overhead.overheadData);
       return ConvertOverhead(overhead, context, sink);
     }
     case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION:
-      return ConvertExternalCorrelation(As<CUpti_ActivityExternalCorrelation>(record), context, sink);
+      return ConvertExternalCorrelation(As<CUpti_ActivityExternalCorrelation>(record), context,
+                                        sink);
     default: sink.stats().Increment(Stat::kCuptiUnknownRecordKinds); return;
   }
 }

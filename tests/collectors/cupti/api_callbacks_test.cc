@@ -37,8 +37,10 @@ TEST(ApiCallbacksTest, TablesAreSortedAndNamedLikeNsightSystems) {
 }
 
 TEST(ApiCallbacksTest, EveryLookupAgreesWithTheTable) {
-  for (const ApiCallback& entry : RuntimeApiCallbacks()) EXPECT_EQ(RuntimeApiName(entry.cbid), entry.name);
-  for (const ApiCallback& entry : DriverApiCallbacks()) EXPECT_EQ(DriverApiName(entry.cbid), entry.name);
+  for (const ApiCallback& entry : RuntimeApiCallbacks())
+    EXPECT_EQ(RuntimeApiName(entry.cbid), entry.name);
+  for (const ApiCallback& entry : DriverApiCallbacks())
+    EXPECT_EQ(DriverApiName(entry.cbid), entry.name);
   EXPECT_EQ(RuntimeApiName(0), std::nullopt);
   EXPECT_EQ(DriverApiName(0), std::nullopt);
   EXPECT_EQ(RuntimeApiName(CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020), std::nullopt);
@@ -46,7 +48,8 @@ TEST(ApiCallbacksTest, EveryLookupAgreesWithTheTable) {
   EXPECT_EQ(DriverApiName(0xFFFFFFFF), std::nullopt);
 }
 
-// The calls the analyses depend on, with the cbids CUPTI-NOTES.md lists (read from the 13.0 headers).
+// The calls the analyses depend on, with the cbids CUPTI-NOTES.md lists (read from the 13.0
+// headers).
 TEST(ApiCallbacksTest, RecordsTheCallsTheAnalysesNeed) {
   EXPECT_EQ(RuntimeApiName(211), "cudaLaunchKernel");
   EXPECT_EQ(RuntimeApiName(430), "cudaLaunchKernelExC");
@@ -60,7 +63,8 @@ TEST(ApiCallbacksTest, RecordsTheCallsTheAnalysesNeed) {
   EXPECT_EQ(RuntimeApiName(20), "cudaMalloc");
   EXPECT_EQ(RuntimeApiName(22), "cudaFree");
   EXPECT_EQ(RuntimeApiName(373), "cudaMallocAsync");
-  EXPECT_EQ(RuntimeApiName(CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000), "__cudaLaunchKernel");
+  EXPECT_EQ(RuntimeApiName(CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000),
+            "__cudaLaunchKernel");
   EXPECT_EQ(DriverApiName(307), "cuLaunchKernel");
   EXPECT_EQ(DriverApiName(652), "cuLaunchKernelEx");
   EXPECT_EQ(DriverApiName(514), "cuGraphLaunch");

@@ -10,9 +10,10 @@
 
 #include "collectors/records/record_set.h"
 
-// CUPTI records are fabricated here the way CUPTI fills them: a zeroed struct of the version this header
-// defines, with the kind and the fields under test set. Each goes through ConvertRecord, the dispatcher
-// the collector calls, so that the kind -> struct mapping is tested along with the fields.
+// CUPTI records are fabricated here the way CUPTI fills them: a zeroed struct of the version this
+// header defines, with the kind and the fields under test set. Each goes through ConvertRecord, the
+// dispatcher the collector calls, so that the kind -> struct mapping is tested along with the
+// fields.
 
 namespace ampprof::cupti {
 namespace {
@@ -81,7 +82,9 @@ CUpti_ActivityKernel10 SampleKernel(const char* name) {
 }
 
 TEST_F(RecordConversionTest, KernelFieldByField) {
-  Convert(SampleKernel("_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_11FillFunctorIfEESt5arrayIPcLm1EEEEviT0_T1_"));
+  Convert(
+      SampleKernel("_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_"
+                   "11FillFunctorIfEESt5arrayIPcLm1EEEEviT0_T1_"));
   ASSERT_EQ(set_.kernels.size(), 1u);
   const records::KernelRecord& kernel = set_.kernels[0];
   EXPECT_EQ(kernel.start, 1'700'000'000'000'000'000);
@@ -91,9 +94,10 @@ TEST_F(RecordConversionTest, KernelFieldByField) {
   EXPECT_EQ(kernel.context_id, 3u);
   EXPECT_EQ(kernel.stream_id, 7u);
   EXPECT_EQ(kernel.correlation_id, 99u);
-  EXPECT_EQ(Text(kernel.name),  // libstdc++'s spelling, which the kernel classifier accepts
-            "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
-            "std::array<char*, 1ul> >(int, at::native::FillFunctor<float>, std::array<char*, 1ul>)");
+  EXPECT_EQ(
+      Text(kernel.name),  // libstdc++'s spelling, which the kernel classifier accepts
+      "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+      "std::array<char*, 1ul> >(int, at::native::FillFunctor<float>, std::array<char*, 1ul>)");
   EXPECT_EQ(kernel.grid_x, 128u);
   EXPECT_EQ(kernel.grid_y, 2u);
   EXPECT_EQ(kernel.grid_z, 1u);
@@ -180,7 +184,8 @@ TEST_F(RecordConversionTest, KernelNamesAreDemangledOncePerDistinctName) {
 }
 
 TEST_F(RecordConversionTest, ReusedNameAddressIsNotTrusted) {
-  // CUPTI freed a kernel name and a later name got the same address: the cache must see the new bytes.
+  // CUPTI freed a kernel name and a later name got the same address: the cache must see the new
+  // bytes.
   char name[32] = "_Z5firstv";
   Convert(SampleKernel(name));
   std::strcpy(name, "_Z6secondv");
@@ -205,7 +210,8 @@ CUpti_ActivityAPI SampleApiCall(CUpti_ActivityKind kind, uint32_t cbid) {
 }
 
 TEST_F(RecordConversionTest, RuntimeApiCallFieldByField) {
-  auto call = SampleApiCall(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000);
+  auto call =
+      SampleApiCall(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000);
   call.returnValue = 2;  // cudaErrorMemoryAllocation
   Convert(call);
   ASSERT_EQ(set_.api_calls.size(), 1u);
@@ -235,7 +241,8 @@ TEST_F(RecordConversionTest, DriverApiCalls) {
 }
 
 TEST_F(RecordConversionTest, ApiCallOutsideTheTableKeepsItsCbid) {
-  auto call = SampleApiCall(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaGetDeviceCount_v3020);
+  auto call =
+      SampleApiCall(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaGetDeviceCount_v3020);
   call.processId = 0;  // the process then comes from the context
   Convert(call);
   Convert(SampleApiCall(CUPTI_ACTIVITY_KIND_DRIVER, 100'000));  // a cbid from a newer CUPTI
@@ -248,7 +255,8 @@ TEST_F(RecordConversionTest, ApiCallOutsideTheTableKeepsItsCbid) {
 }
 
 TEST_F(RecordConversionTest, ApiCallWithoutTimestampsIsDropped) {
-  auto call = SampleApiCall(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000);
+  auto call =
+      SampleApiCall(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000);
   call.start = 0;
   Convert(call);
   EXPECT_TRUE(set_.api_calls.empty());
@@ -396,7 +404,8 @@ TEST_F(RecordConversionTest, PeerMemcpyFieldByField) {
   EXPECT_EQ(copy.peer_device_id, 1u);
   EXPECT_EQ(set_.memcpys[1].device_id, 1u);
   EXPECT_EQ(set_.memcpys[1].peer_device_id, 2u);
-  EXPECT_EQ(set_.memcpys[1].kind, records::MemcpyKind::kPeerToPeer);  // MEMCPY2 is peer by definition
+  EXPECT_EQ(set_.memcpys[1].kind,
+            records::MemcpyKind::kPeerToPeer);  // MEMCPY2 is peer by definition
   ExpectOnlyStats({});
 }
 
@@ -576,7 +585,8 @@ TEST_F(RecordConversionTest, NvtxRangeStartAndEnd) {
   EXPECT_EQ(set_.marks[1].timestamp, 85'000);
   EXPECT_EQ(set_.marks[1].kind, records::MarkKind::kRangeEnd);
   EXPECT_EQ(set_.marks[1].range_id, 17u);
-  EXPECT_EQ(set_.marks[1].name, base::kEmptyStringId);  // an end has no name: not counted as missing
+  EXPECT_EQ(set_.marks[1].name,
+            base::kEmptyStringId);  // an end has no name: not counted as missing
   ExpectOnlyStats({});
 }
 
@@ -597,7 +607,8 @@ TEST_F(RecordConversionTest, NvtxInstantMarkInADomain) {
 TEST_F(RecordConversionTest, NvtxMarkersThatCannotBeStored) {
   Convert(SampleMarker(CUPTI_ACTIVITY_FLAG_MARKER_SYNC_ACQUIRE, "lock", nullptr));
   Convert(SampleMarker(0, "no flags", nullptr));
-  Convert(SampleMarker(CUPTI_ACTIVITY_FLAG_MARKER_START, nullptr, nullptr));  // a start needs a name
+  Convert(
+      SampleMarker(CUPTI_ACTIVITY_FLAG_MARKER_START, nullptr, nullptr));  // a start needs a name
   auto untimed = SampleMarker(CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS, "x", nullptr);
   untimed.timestamp = 0;
   Convert(untimed);
@@ -707,9 +718,11 @@ TEST_F(RecordConversionTest, OverheadKinds) {
       {CUPTI_ACTIVITY_OVERHEAD_CUPTI_BUFFER_FLUSH, records::OverheadKind::kBufferFlush},
       {CUPTI_ACTIVITY_OVERHEAD_CUPTI_INSTRUMENTATION, records::OverheadKind::kInstrumentation},
       {CUPTI_ACTIVITY_OVERHEAD_CUPTI_RESOURCE, records::OverheadKind::kResource},
-      {CUPTI_ACTIVITY_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING, records::OverheadKind::kModuleLoading},
+      {CUPTI_ACTIVITY_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING,
+       records::OverheadKind::kModuleLoading},
       {CUPTI_ACTIVITY_OVERHEAD_LAZY_FUNCTION_LOADING, records::OverheadKind::kLazyFunctionLoading},
-      {CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST, records::OverheadKind::kActivityBufferRequest},
+      {CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST,
+       records::OverheadKind::kActivityBufferRequest},
       {CUPTI_ACTIVITY_OVERHEAD_UVM_ACTIVITY_INIT, records::OverheadKind::kUnknown},
       {CUPTI_ACTIVITY_OVERHEAD_UNKNOWN, records::OverheadKind::kUnknown},
   };
@@ -733,7 +746,8 @@ TEST_F(RecordConversionTest, OverheadKinds) {
 }
 
 TEST_F(RecordConversionTest, ExternalCorrelationIsCountedNotStored) {
-  auto correlation = Zeroed<CUpti_ActivityExternalCorrelation>(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION);
+  auto correlation =
+      Zeroed<CUpti_ActivityExternalCorrelation>(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION);
   correlation.externalKind = CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0;
   correlation.externalId = 123456;
   correlation.correlationId = 99;
@@ -758,7 +772,8 @@ TEST_F(RecordConversionTest, UnknownKindsAreCountedNeverRead) {
 }
 
 TEST_F(RecordConversionTest, ContextsServeOneSinkEach) {
-  // The caches hold ids of one pool; given another sink, they start over instead of lending stale ids.
+  // The caches hold ids of one pool; given another sink, they start over instead of lending stale
+  // ids.
   Convert(SampleKernel("_Z6kernelPf"));
   RecordSet other;
   other.strings().Intern("something else first");
