@@ -72,7 +72,31 @@ enum class StatSeverity : uint8_t { kInfo, kDataLoss, kError };
     "events after that point are lost")                                                                  \
   X(kJsonInvalidEvents, "json_invalid_events", kError,                                                    \
     "trace events that are not valid JSON objects, or whose fields have the wrong type or are missing "  \
-    "(no timestamp), skipped")
+    "(no timestamp), skipped")                                                                           \
+  X(kCollectorBuffersDenied, "collector_buffers_denied", kDataLoss,                                       \
+    "activity buffers the collector refused CUPTI because its buffer pool was exhausted (the writer "     \
+    "fell behind); CUPTI drops the records it could not store (collector_dropped_records)")              \
+  X(kCollectorInternalErrors, "collector_internal_errors", kError,                                        \
+    "failures caught inside the collector's writer thread (a bug, or memory exhausted); the rest of the " \
+    "activity buffer being converted was lost")                                                           \
+  X(kCuptiUnknownRecordKinds, "cupti_unknown_record_kinds", kInfo,                                        \
+    "CUPTI activity records of a kind the collector does not convert (not enabled, or added by a newer "  \
+    "CUPTI), skipped")                                                                                    \
+  X(kCuptiUnknownValues, "cupti_unknown_values", kInfo,                                                   \
+    "CUPTI record fields with a value the collector does not know (a copy, memory, synchronisation, "     \
+    "marker or memory-operation kind; an API callback id outside its table; a context with no device "   \
+    "record); the record was kept with the field unknown, except memory records without an operation")   \
+  X(kCuptiMissingNames, "cupti_missing_names", kInfo,                                                     \
+    "CUPTI kernel, device, thread or NVTX records whose name was missing (a null pointer); kept with an " \
+    "empty name")                                                                                         \
+  X(kCuptiMissingTimestamps, "cupti_missing_timestamps", kDataLoss,                                       \
+    "CUPTI copies, memsets, synchronisations, API calls, NVTX markers, memory and overhead records "     \
+    "without timestamps (CUPTI could not collect them), dropped; kernels without timestamps are kept "   \
+    "and counted in kernel_missing_timestamps")                                                           \
+  X(kCuptiUnstoredRecords, "cupti_unstored_records", kInfo,                                               \
+    "CUPTI records that ampprof's records have no place for yet (external correlation ids, NVTX "         \
+    "payloads and colours, NVTX sync markers, names of processes, devices, contexts and streams), "       \
+    "skipped")
 
 enum class Stat : uint16_t {
 #define AMPPROF_STAT_ENUM(enumerator, name, severity, description) enumerator,
