@@ -7,12 +7,14 @@
 //
 //   std::vector<Finding> AnalyzeLayout(const AnalysisInput& input);
 
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
 
 #include "analyzers/finding.h"
 #include "analyzers/kernel_classifier.h"
+#include "analyzers/steps.h"
 #include "src/model/trace_model.h"
 
 namespace ampprof::analyzers {
@@ -24,6 +26,13 @@ struct AnalysisInput {
   const KernelClass& ClassOf(model::KernelRow kernel) const {
     return signature_classes[model.kernels().signature[kernel].value];
   }
+
+  // The trace's training steps (FindSteps), found on first use and shared by every analyzer that
+  // reads this input: finding them scans all ranges and kernels.
+  const std::optional<Steps>& steps() const;
+
+  // steps()'s cache; callers leave it empty.
+  mutable std::optional<std::optional<Steps>> found_steps = std::nullopt;
 };
 
 // Classifies every kernel signature of `model` (each distinct name once).

@@ -367,7 +367,7 @@ RunProfile ProfileRun(const AnalysisInput& input) {
   profile.compute_minor = busiest.compute_minor;
   profile.whole = Breakdown(input, *device, {0, base::kMaxTraceTime}, 1);
 
-  const std::optional<Steps> steps = FindSteps(input);
+  const std::optional<Steps>& steps = input.steps();
   if (!steps || steps->measured().empty()) return profile;
   profile.steps = steps->intervals.size();
   profile.warmup_steps = steps->warmup;

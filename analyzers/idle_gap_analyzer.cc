@@ -177,7 +177,7 @@ std::optional<Finding> SyncStall(const AnalysisInput& input, const model::Device
 }  // namespace
 
 std::vector<Finding> AnalyzeIdleGaps(const AnalysisInput& input) {
-  const std::optional<Steps> steps = FindSteps(input);
+  const std::optional<Steps>& steps = input.steps();
   const base::Interval window = Window(steps);
   std::vector<Finding> findings;
   for (uint32_t i = 0; i < input.model.devices().size(); ++i) {

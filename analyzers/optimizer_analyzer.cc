@@ -136,7 +136,7 @@ Doubled FromKernels(const AnalysisInput& input, const Steps& steps) {
 
 std::vector<Finding> AnalyzeOptimizerSteps(const AnalysisInput& input) {
   std::vector<Finding> findings;
-  const std::optional<Steps> steps = FindSteps(input);
+  const std::optional<Steps>& steps = input.steps();
   if (!steps || steps->measured().empty()) return findings;
   std::optional<Doubled> doubled = FromRanges(input, *steps);
   if (!doubled) doubled = FromKernels(input, *steps);

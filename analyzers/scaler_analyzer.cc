@@ -128,7 +128,7 @@ std::string PerStep(DurationNs total, size_t steps) {
 
 std::vector<Finding> AnalyzeGradScaler(const AnalysisInput& input) {
   std::vector<Finding> findings;
-  const std::optional<Steps> steps = FindSteps(input);
+  const std::optional<Steps>& steps = input.steps();
   // Per-step cost needs steps; a GradScaler run always has them (one scale update per step).
   if (!steps || steps->measured().empty()) return findings;
   const base::Interval window{steps->measured().front().start, steps->measured().back().end};

@@ -1,5 +1,7 @@
 #include "analyzers/steps.h"
 
+#include "analyzers/analyzer.h"
+
 #include <algorithm>
 #include <map>
 #include <unordered_map>
@@ -256,6 +258,11 @@ size_t FindWarmup(std::span<const Interval> steps) {
     ++warmup;
   }
   return warmup;
+}
+
+const std::optional<Steps>& AnalysisInput::steps() const {
+  if (!found_steps) found_steps.emplace(FindSteps(*this));
+  return *found_steps;
 }
 
 std::optional<Steps> FindSteps(const AnalysisInput& input) {

@@ -13,7 +13,7 @@
 //   5. repeating kernels       a kernel that recurs with the same number of kernels between occurrences.
 // Range-based steps are host time intervals; kernel-based ones are GPU time intervals.
 //
-//   const std::optional<Steps> steps = FindSteps(input);
+//   const std::optional<Steps>& steps = input.steps();   // FindSteps, once per AnalysisInput
 //   if (steps) fmt::print("{} steps from {}, median {}\n", steps->intervals.size(), steps->label,
 //                         FormatDuration(steps->MedianDuration()));
 
@@ -24,10 +24,12 @@
 #include <string_view>
 #include <vector>
 
-#include "analyzers/analyzer.h"
 #include "src/base/time.h"
+#include "src/model/trace_model.h"
 
 namespace ampprof::analyzers {
+
+struct AnalysisInput;  // analyzer.h, which holds the Steps of its trace
 
 // Fewer repetitions than this are not a loop, and say nothing about warm-up or medians.
 inline constexpr size_t kMinSteps = 3;

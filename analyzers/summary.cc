@@ -192,7 +192,7 @@ TraceSummary Summarize(const TraceModel& model) {
   }
   const std::vector<KernelClass> classes = ClassifySignatures(model);
   const AnalysisInput input{model, classes};
-  if (const std::optional<Steps> steps = FindSteps(input)) {
+  if (const std::optional<Steps>& steps = input.steps()) {
     summary.steps = static_cast<uint32_t>(steps->intervals.size());
     summary.warmup_steps = static_cast<uint32_t>(steps->warmup);
     summary.step_source = std::string(StepSourceName(steps->source));

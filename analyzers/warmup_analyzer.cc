@@ -81,7 +81,7 @@ std::vector<std::pair<std::string_view, DurationNs>> WarmupOnlyKernels(const Ana
 
 std::vector<Finding> AnalyzeWarmup(const AnalysisInput& input) {
   std::vector<Finding> findings;
-  const std::optional<Steps> steps = FindSteps(input);
+  const std::optional<Steps>& steps = input.steps();
   if (!steps || steps->warmup == 0 || steps->measured().size() < kMinSteps) return findings;
   const DurationNs median = steps->MedianDuration();
   DurationNs window = 0;

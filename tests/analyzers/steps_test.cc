@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "analyzers/analyzer.h"
+
 #include "src/model/model_builder.h"
 #include "tests/testing/record_builder.h"
 
