@@ -36,10 +36,6 @@ unsigned ElementBytes(DataType dtype) {
   }
 }
 
-double Share(base::DurationNs part, base::DurationNs whole) {
-  return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
-}
-
 struct Variant {
   uint64_t kernels = 0;
   base::DurationNs ns = 0;
@@ -79,7 +75,7 @@ std::vector<Finding> AnalyzeAlignment(const AnalysisInput& input) {
       variant.ns = base::SaturatingAdd(variant.ns, duration);
       examples.Add(model.KernelName(kernel), duration);
     }
-    const double share = Share(unaligned_ns, kernel_ns);
+    const double share = base::ShareOf(unaligned_ns, kernel_ns);
     if (unaligned_kernels == 0 || share < kMinShareOfKernelTime) continue;
 
     std::string by_variant;
@@ -97,7 +93,7 @@ std::vector<Finding> AnalyzeAlignment(const AnalysisInput& input) {
         "time ({}), {} of its Tensor-Core GEMM/convolution time",
         kAlignedBytes, base::FormatPercent(share), device.device_id,
         base::FormatDuration(unaligned_ns),
-        base::FormatPercent(Share(unaligned_ns, tensor_core_ns)));
+        base::FormatPercent(base::ShareOf(unaligned_ns, tensor_core_ns)));
     finding.evidence = {
         {"unaligned Tensor-Core kernels",
          fmt::format("{}, {} ({} of kernel time)",
@@ -105,7 +101,7 @@ std::vector<Finding> AnalyzeAlignment(const AnalysisInput& input) {
                      base::FormatDuration(unaligned_ns), base::FormatPercent(share))},
         {"by type and alignment (elements)", by_variant},
         {"share of Tensor-Core GEMM/convolution time",
-         fmt::format("{} of {}", base::FormatPercent(Share(unaligned_ns, tensor_core_ns)),
+         fmt::format("{} of {}", base::FormatPercent(base::ShareOf(unaligned_ns, tensor_core_ns)),
                      base::FormatDuration(tensor_core_ns))},
         {"Tensor-Core time whose kernel names give an alignment",
          fmt::format("{} of {}", base::FormatDuration(tagged_ns),

@@ -22,10 +22,6 @@ constexpr double kMinShareOfKernelTime = 0.02;
 constexpr double kWarningShareOfKernelTime = 0.10;
 constexpr size_t kExamples = 3;
 
-double Share(base::DurationNs part, base::DurationNs whole) {
-  return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
-}
-
 struct Group {
   uint64_t kernels = 0;
   base::DurationNs ns = 0;
@@ -61,7 +57,7 @@ std::vector<Finding> AnalyzeCasts(const AnalysisInput& input) {
       group.ns = base::SaturatingAdd(group.ns, duration);
       examples.Add(model.KernelName(kernel), duration);
     }
-    const double share = Share(cast_ns, gpu.kernel_ns);
+    const double share = base::ShareOf(cast_ns, gpu.kernel_ns);
     if (casts == 0 || share < kMinShareOfKernelTime) continue;
 
     std::string types;
@@ -88,7 +84,7 @@ std::vector<Finding> AnalyzeCasts(const AnalysisInput& input) {
     if (matrix_ns > 0) {
       finding.evidence.push_back(
           {"relative to GEMM/convolution time",
-           fmt::format("{} of {}", base::FormatPercent(Share(cast_ns, matrix_ns)),
+           fmt::format("{} of {}", base::FormatPercent(base::ShareOf(cast_ns, matrix_ns)),
                        base::FormatDuration(matrix_ns))});
     }
     if (others > 0) {

@@ -35,13 +35,9 @@ struct CudaCoreTime {
   base::DurationNs total_ns() const { return base::SaturatingAdd(gemm_ns, convolution_ns); }
 };
 
-double Share(base::DurationNs part, base::DurationNs whole) {
-  return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
-}
-
 std::string KernelsAndTime(uint64_t kernels, base::DurationNs ns, base::DurationNs kernel_ns) {
   return fmt::format("{}, {} ({} of kernel time)", base::FormatCount(static_cast<int64_t>(kernels)),
-                     base::FormatDuration(ns), base::FormatPercent(Share(ns, kernel_ns)));
+                     base::FormatDuration(ns), base::FormatPercent(base::ShareOf(ns, kernel_ns)));
 }
 
 // "Tensor Cores FP16/BF16/FP8 4.10 ms, CUDA cores FP32 1.20 ms, unit unknown 30.0 us": the non-zero
@@ -125,7 +121,7 @@ std::vector<Finding> AnalyzeFp32Math(const AnalysisInput& input) {
       }
       counted.examples.Add(model.KernelName(kernel), duration);
     }
-    const double share = Share(counted.total_ns(), gpu.kernel_ns);
+    const double share = base::ShareOf(counted.total_ns(), gpu.kernel_ns);
     if (counted.total_ns() == 0 || share < kMinShareOfKernelTime) continue;
 
     Finding finding;

@@ -22,10 +22,6 @@ constexpr double kMinShareOfKernelTime = 0.03;
 constexpr double kCriticalShareOfKernelTime = 0.25;
 constexpr size_t kExamples = 3;
 
-double Share(base::DurationNs part, base::DurationNs whole) {
-  return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
-}
-
 struct Group {
   uint64_t kernels = 0;
   base::DurationNs ns = 0;
@@ -69,7 +65,7 @@ std::vector<Finding> AnalyzeGroupedConvolutions(const AnalysisInput& input) {
       group.ns = base::SaturatingAdd(group.ns, duration);
       examples.Add(model.KernelName(kernel), duration);
     }
-    const double share = Share(fallback_ns, gpu.kernel_ns);
+    const double share = base::ShareOf(fallback_ns, gpu.kernel_ns);
     if (fallback_kernels == 0 || share < kMinShareOfKernelTime) continue;
 
     const base::DurationNs convolution_ns = gpu.convolution.total_ns();
@@ -88,7 +84,7 @@ std::vector<Finding> AnalyzeGroupedConvolutions(const AnalysisInput& input) {
         "Grouped/depthwise convolutions on CUDA cores take {} of GPU {} kernel time ({}), {} of "
         "its convolution time, in a mixed-precision run",
         base::FormatPercent(share), device.device_id, base::FormatDuration(fallback_ns),
-        base::FormatPercent(Share(fallback_ns, convolution_ns)));
+        base::FormatPercent(base::ShareOf(fallback_ns, convolution_ns)));
     finding.evidence = {
         {"grouped/depthwise kernels on CUDA cores",
          fmt::format("{}, {} ({} of kernel time)",
@@ -96,7 +92,7 @@ std::vector<Finding> AnalyzeGroupedConvolutions(const AnalysisInput& input) {
                      base::FormatDuration(fallback_ns), base::FormatPercent(share))},
         {"by library and type", kinds},
         {"share of convolution time",
-         fmt::format("{} of {}", base::FormatPercent(Share(fallback_ns, convolution_ns)),
+         fmt::format("{} of {}", base::FormatPercent(base::ShareOf(fallback_ns, convolution_ns)),
                      base::FormatDuration(convolution_ns))},
     };
     if (other_grouped_kernels > 0) {

@@ -1,10 +1,8 @@
 #include "analyzers/layout_analyzer.h"
 
-#include <algorithm>
-#include <map>
-
 #include <fmt/format.h>
 
+#include "analyzers/kernel_examples.h"
 #include "src/base/format.h"
 
 namespace ampprof::analyzers {
@@ -27,7 +25,7 @@ std::vector<Finding> AnalyzeLayout(const AnalysisInput& input) {
     base::DurationNs convolution_ns = 0;
     uint64_t layout_kernels = 0;
     uint64_t convolutions = 0;
-    std::map<std::string_view, base::DurationNs> time_by_name;
+    KernelExamples examples;
     for (model::KernelRow kernel : device.kernels) {
       const base::DurationNs duration = model.kernels().duration(kernel);
       kernel_ns = base::SaturatingAdd(kernel_ns, duration);
@@ -35,14 +33,14 @@ std::vector<Finding> AnalyzeLayout(const AnalysisInput& input) {
       if (category == KernelCategory::kLayoutTransform) {
         layout_ns = base::SaturatingAdd(layout_ns, duration);
         ++layout_kernels;
-        time_by_name[model.KernelName(kernel)] += duration;
+        examples.Add(model.KernelName(kernel), duration);
       } else if (category == KernelCategory::kConvolution) {
         convolution_ns = base::SaturatingAdd(convolution_ns, duration);
         ++convolutions;
       }
     }
     if (layout_kernels == 0 || kernel_ns == 0) continue;
-    const double share = static_cast<double>(layout_ns) / static_cast<double>(kernel_ns);
+    const double share = base::ShareOf(layout_ns, kernel_ns);
     if (share < kMinShareOfKernelTime) continue;
 
     Finding finding;
@@ -58,9 +56,7 @@ std::vector<Finding> AnalyzeLayout(const AnalysisInput& input) {
                                                        base::FormatDuration(convolution_ns))},
         {"share of kernel time", base::FormatPercent(share)},
     };
-    std::vector<std::pair<std::string_view, base::DurationNs>> names(time_by_name.begin(), time_by_name.end());
-    std::sort(names.begin(), names.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-    for (size_t i = 0; i < names.size() && i < kExamples; ++i) finding.examples.emplace_back(names[i].first);
+    finding.examples = examples.Top(kExamples);
     finding.time_ns = layout_ns;
     findings.push_back(std::move(finding));
   }

@@ -29,6 +29,11 @@ inline constexpr DurationNs kNsPerS = 1'000'000'000;
 inline constexpr TimeNs kMaxTraceTime = TimeNs{1} << 62;
 inline constexpr bool IsValidTraceTime(TimeNs t) { return t >= 0 && t < kMaxTraceTime; }
 
+// part / whole as a fraction (for FormatPercent), 0 when `whole` is not positive.
+inline double ShareOf(DurationNs part, DurationNs whole) {
+  return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+}
+
 // a + b, clamped to the int64 range instead of overflowing (for totals over many durations).
 inline int64_t SaturatingAdd(int64_t a, int64_t b) {
   int64_t sum;
