@@ -8,35 +8,20 @@
 #include "analyzers/scaler_analyzer.h"
 #include "analyzers/warmup_analyzer.h"
 #include "src/model/model_builder.h"
+#include "tests/analyzers/synthetic_run.h"
 #include "tests/testing/record_builder.h"
 
 namespace ampprof::analyzers {
 namespace {
 
 using records::RangeCategory;
-using testing::RecordBuilder;
+using ampprof::testing::RecordBuilder;
 
-constexpr const char* kGemm = "ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_32x5_nn";
-constexpr const char* kUnscale =
-    "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous "
-    "namespace)::TensorListMetadata<1>, at::native::(anonymous namespace)::UnaryOpFunctor<float, 1, 1, 0>, "
-    "at::native::_amp_foreach_non_finite_check_and_unscale_cuda_(c10::ArrayRef<at::Tensor>, at::Tensor&, "
-    "at::Tensor const&)::{lambda()#1}::operator()() const::{lambda()#2}::operator()() const::{lambda(float)#1}>"
-    "(int, at::native::(anonymous namespace)::TensorListMetadata<1>, at::native::(anonymous "
-    "namespace)::UnaryOpFunctor<float, 1, 1, 0>, at::native::_amp_foreach_non_finite_check_and_unscale_cuda_"
-    "(c10::ArrayRef<at::Tensor>, at::Tensor&, at::Tensor const&)::{lambda()#1}::operator()() "
-    "const::{lambda()#2}::operator()() const::{lambda(float)#1})";
-constexpr const char* kUpdateScale = "at::native::amp_update_scale_cuda_kernel(float*, int*, float const*, double, double, int)";
-constexpr const char* kForeachMul =
-    "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous "
-    "namespace)::TensorListMetadata<1>, at::native::(anonymous namespace)::BinaryOpScalarFunctor<float, 1, 1, 0>, "
-    "std::multiplies<float>, float>(at::native::(anonymous namespace)::TensorListMetadata<1>, "
-    "at::native::(anonymous namespace)::BinaryOpScalarFunctor<float, 1, 1, 0>, std::multiplies<float>, float)";
-constexpr const char* kForeachAdd =
-    "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous "
-    "namespace)::TensorListMetadata<2>, at::native::(anonymous namespace)::BinaryOpListAlphaFunctor<float, 2, 2, 0>, "
-    "std::plus<float>, float>(at::native::(anonymous namespace)::TensorListMetadata<2>, at::native::(anonymous "
-    "namespace)::BinaryOpListAlphaFunctor<float, 2, 2, 0>, std::plus<float>, float)";
+using analyzers::testing::kFp16TensorCoreGemm;
+using analyzers::testing::kForeachAdd;
+using analyzers::testing::kForeachMul;
+using analyzers::testing::kScaleUpdate;
+using analyzers::testing::kUnscale;
 
 struct LoopOptions {
   int steps = 10;
@@ -53,7 +38,7 @@ class LoopBuilder {
  public:
   explicit LoopBuilder(RecordBuilder& b) : b_(b) {}
 
-  void Launch(const char* name, base::DurationNs gpu_ns) {
+  void Launch(std::string_view name, base::DurationNs gpu_ns) {
     const base::TimeNs start = std::max(host_ + 3'000, gpu_free_);
     b_.Launch(name, {host_, host_ + 5'000}, {start, start + gpu_ns});
     gpu_free_ = start + gpu_ns;
@@ -80,12 +65,12 @@ class LoopBuilder {
   void Step(int index, const LoopOptions& options) {
     const base::TimeNs start = host_;
     if (index == 0) host_ += options.first_step_extra_ns;
-    for (int i = 0; i < 4; ++i) Launch(kGemm, options.gemm_ns);
+    for (int i = 0; i < 4; ++i) Launch(kFp16TensorCoreGemm, options.gemm_ns);
     Launch(kUnscale, 20'000);
     if (options.scaler_sync) ReadFoundInf();
     Optimizer(options.optimizer_ranges);
     if (options.double_step) Optimizer(options.optimizer_ranges);
-    Launch(kUpdateScale, 3'000);
+    Launch(kScaleUpdate, 3'000);
     host_ = std::max(host_, gpu_free_);  // loss.item() at the end of the step keeps steps apart
     b_.Range("ProfilerStep#" + std::to_string(index), start, host_, RangeCategory::kUserAnnotation);
   }

@@ -14,42 +14,31 @@
 #include <vector>
 
 #include "src/model/model_builder.h"
+#include "tests/analyzers/synthetic_run.h"
 #include "tests/testing/record_builder.h"
 
 namespace ampprof::analyzers {
 namespace {
 
 using base::DurationNs;
-using testing::RecordBuilder;
+using ampprof::testing::RecordBuilder;
 
-constexpr const char* kSgemm = "ampere_sgemm_128x64_nn";  // FP32 on CUDA cores
-constexpr const char* kHgemm = "ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_32x5_nn";
-constexpr const char* kCastToHalf =
-    "void at::native::vectorized_elementwise_kernel<4, at::native::float16_copy_kernel_cuda(at::TensorIteratorBase&)"
-    "::{lambda(float)#1}, std::array<char*, 2ul> >(int, at::native::float16_copy_kernel_cuda(at::TensorIteratorBase&)"
-    "::{lambda(float)#1}, std::array<char*, 2ul>)";
-constexpr const char* kReluFloat =
+using analyzers::testing::kForeachAdd;
+using analyzers::testing::kScaleUpdate;
+using analyzers::testing::kUnscale;
+
+constexpr std::string_view kSgemm = analyzers::testing::kFp32SimtGemm;  // FP32 on CUDA cores
+constexpr std::string_view kHgemm = "ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_32x5_nn";
+constexpr std::string_view kCastToHalf = analyzers::testing::kCastToFp16;
+constexpr std::string_view kReluFloat =
     "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::launch_clamp_scalar("
     "at::TensorIteratorBase&, c10::Scalar, c10::Scalar, at::native::detail::ClampLimits)::{lambda()#1}::operator()() "
     "const::{lambda()#7}::operator()() const::{lambda(float)#1}, at::detail::Array<char*, 2> >(int, "
     "at::native::(anonymous namespace)::launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, "
     "at::native::detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda()#7}::operator()() "
     "const::{lambda(float)#1}, at::detail::Array<char*, 2>)";
-constexpr const char* kUnscale =
-    "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous "
-    "namespace)::TensorListMetadata<1>, at::native::(anonymous namespace)::UnaryOpFunctor<float, 1, 1, 0>, "
-    "at::native::_amp_foreach_non_finite_check_and_unscale_cuda_(c10::ArrayRef<at::Tensor>, at::Tensor&, "
-    "at::Tensor const&)::{lambda()#1}::operator()() const::{lambda()#2}::operator()() const::{lambda(float)#1}>"
-    "(int, at::native::(anonymous namespace)::TensorListMetadata<1>, at::native::(anonymous "
-    "namespace)::UnaryOpFunctor<float, 1, 1, 0>, at::native::_amp_foreach_non_finite_check_and_unscale_cuda_"
-    "(c10::ArrayRef<at::Tensor>, at::Tensor&, at::Tensor const&)::{lambda()#1}::operator()() "
-    "const::{lambda()#2}::operator()() const::{lambda(float)#1})";
-constexpr const char* kUpdateScale = "at::native::amp_update_scale_cuda_kernel(float*, int*, float const*, double, double, int)";
-constexpr const char* kOptimizer =
-    "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous "
-    "namespace)::TensorListMetadata<2>, at::native::(anonymous namespace)::BinaryOpListAlphaFunctor<float, 2, 2, 0>, "
-    "std::plus<float>, float>(at::native::(anonymous namespace)::TensorListMetadata<2>, at::native::(anonymous "
-    "namespace)::BinaryOpListAlphaFunctor<float, 2, 2, 0>, std::plus<float>, float)";
+constexpr std::string_view kOptimizer = kForeachAdd;
+constexpr std::string_view kUpdateScale = kScaleUpdate;
 
 constexpr const char* kH100 = "NVIDIA H100 80GB HBM3";
 
@@ -72,7 +61,7 @@ class LoopBuilder {
  public:
   explicit LoopBuilder(RecordBuilder& b) : b_(b) {}
 
-  void Launch(const char* name, DurationNs gpu_ns) {
+  void Launch(std::string_view name, DurationNs gpu_ns) {
     const base::TimeNs start = std::max(host_ + 3'000, gpu_free_);
     b_.Launch(name, {host_, host_ + 5'000}, {start, start + gpu_ns});
     gpu_free_ = start + gpu_ns;

@@ -103,6 +103,27 @@ inline constexpr std::string_view kFlashAttentionBf16 =
 // GradScaler, autocast casts: CUPTI-NOTES §6.1, §6.2 and the classifier table
 inline constexpr std::string_view kScaleUpdate =
     "at::native::amp_update_scale_cuda_kernel(float*, int*, float const*, double, double, int)";
+// GradScaler's unscale and inf check, a multi-tensor-apply kernel (CUPTI-NOTES §6.1)
+inline constexpr std::string_view kUnscale =
+    "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous "
+    "namespace)::TensorListMetadata<1>, at::native::(anonymous namespace)::UnaryOpFunctor<float, 1, 1, 0>, "
+    "at::native::_amp_foreach_non_finite_check_and_unscale_cuda_(c10::ArrayRef<at::Tensor>, at::Tensor&, "
+    "at::Tensor const&)::{lambda()#1}::operator()() const::{lambda()#2}::operator()() const::{lambda(float)#1}>"
+    "(int, at::native::(anonymous namespace)::TensorListMetadata<1>, at::native::(anonymous "
+    "namespace)::UnaryOpFunctor<float, 1, 1, 0>, at::native::_amp_foreach_non_finite_check_and_unscale_cuda_"
+    "(c10::ArrayRef<at::Tensor>, at::Tensor&, at::Tensor const&)::{lambda()#1}::operator()() "
+    "const::{lambda()#2}::operator()() const::{lambda(float)#1})";
+// A foreach optimizer's updates (torch.optim SGD/Adam with foreach=True): classifier table
+inline constexpr std::string_view kForeachMul =
+    "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous "
+    "namespace)::TensorListMetadata<1>, at::native::(anonymous namespace)::BinaryOpScalarFunctor<float, 1, 1, 0>, "
+    "std::multiplies<float>, float>(at::native::(anonymous namespace)::TensorListMetadata<1>, "
+    "at::native::(anonymous namespace)::BinaryOpScalarFunctor<float, 1, 1, 0>, std::multiplies<float>, float)";
+inline constexpr std::string_view kForeachAdd =
+    "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous "
+    "namespace)::TensorListMetadata<2>, at::native::(anonymous namespace)::BinaryOpListAlphaFunctor<float, 2, 2, 0>, "
+    "std::plus<float>, float>(at::native::(anonymous namespace)::TensorListMetadata<2>, at::native::(anonymous "
+    "namespace)::BinaryOpListAlphaFunctor<float, 2, 2, 0>, std::plus<float>, float)";
 inline constexpr std::string_view kCastToFp16 =
     "void at::native::vectorized_elementwise_kernel<8, at::native::float16_copy_kernel_cuda(at::"
     "TensorIteratorBase&)::{lambda(float)#1}, std::array<char*, 2ul> >(int, at::native::float16_"
