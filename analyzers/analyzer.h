@@ -49,7 +49,7 @@ struct AnalyzerEntry {
 std::span<const AnalyzerEntry> AllAnalyzers();
 
 // Runs them all; findings ordered by severity, then by the time at stake.
-std::vector<Finding> RunAnalyzers(const model::TraceModel& model);
+std::vector<Finding> RunAnalyzers(const AnalysisInput& input);
 
 // Orders findings as reports list them: most severe first, then by the time at stake (stable).
 void SortFindings(std::vector<Finding>& findings);

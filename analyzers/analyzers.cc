@@ -55,9 +55,7 @@ std::vector<KernelClass> ClassifySignatures(const model::TraceModel& model) {
   return classes;
 }
 
-std::vector<Finding> RunAnalyzers(const model::TraceModel& model) {
-  const std::vector<KernelClass> classes = ClassifySignatures(model);
-  const AnalysisInput input{model, classes};
+std::vector<Finding> RunAnalyzers(const AnalysisInput& input) {
   std::vector<Finding> findings;
   for (const AnalyzerEntry& analyzer : AllAnalyzers()) {
     std::vector<Finding> found = analyzer.run(input);

@@ -41,21 +41,6 @@ MathUnit KeyMath(const KernelClass& k) {
                                                                                            : MathUnit::kNotApplicable;
 }
 
-std::optional<model::DeviceRow> BusiestDevice(const model::TraceModel& model, uint32_t& with_kernels) {
-  std::optional<model::DeviceRow> busiest;
-  size_t most = 0;
-  with_kernels = 0;
-  for (uint32_t i = 0; i < model.devices().size(); ++i) {
-    const size_t kernels = model.devices()[i].kernels.size();
-    if (kernels > 0) ++with_kernels;
-    if (kernels > most) {
-      most = kernels;
-      busiest = model::DeviceRow(i);
-    }
-  }
-  return busiest;
-}
-
 // Kernel time by category and idle time by cause over `window`, counting kernels exactly as
 // ClassifyIdleGaps does (those starting inside the window, clipped to its end), so that the categories
 // add up to the busy time plus the overlap, and busy plus idle to the window.
@@ -85,17 +70,6 @@ GpuBreakdown Breakdown(const AnalysisInput& input, model::DeviceRow device, base
   return breakdown;
 }
 
-// Idle rows, named short enough for a table column (GapCauseName says the same at length).
-std::string_view IdleLabel(GapCause cause) {
-  switch (cause) {
-    case GapCause::kHostLaunch: return "idle: waiting for kernel launches";
-    case GapCause::kHostSync: return "idle: refilling after host syncs";
-    case GapCause::kHostOther: return "idle: host busy elsewhere (>= 1 ms)";
-    case GapCause::kQueued: return "idle: queued work waiting";
-    case GapCause::kUnattributed: return "idle: launch call not recorded";
-  }
-  return "idle: unknown";
-}
 
 DurationNs PerUnit(DurationNs total, uint64_t units) {
   if (units == 0) return 0;
@@ -123,6 +97,7 @@ ComparedRun Describe(const RunProfile& run, const GpuBreakdown& breakdown, Compa
     described.kernels_per_unit = static_cast<double>(breakdown.kernels) / static_cast<double>(breakdown.units);
   }
   described.reduced_precision = run.reduced_matrix_kernels > 0;
+  described.peak_allocated_bytes = run.peak_allocated_bytes;
   return described;
 }
 
@@ -157,7 +132,7 @@ std::vector<ComparisonRow> Rows(const GpuBreakdown& baseline, const GpuBreakdown
   }
   for (size_t c = 0; c < kGapCauses; ++c) {
     const auto cause = static_cast<GapCause>(c);
-    add(std::string(IdleLabel(cause)), baseline.idle[cause], candidate.idle[cause],
+    add(std::string(IdleRowLabel(cause)), baseline.idle[cause], candidate.idle[cause],
         FindingForIdle(cause));
   }
   // Concurrent kernels are each summed above but run in the same time: taking the overlap back makes
@@ -316,6 +291,17 @@ Finding SlowerFinding(const RunProfile& candidate_profile, const Comparison& com
 
 }  // namespace
 
+std::string_view IdleRowLabel(GapCause cause) {
+  switch (cause) {
+    case GapCause::kHostLaunch: return "idle: waiting for kernel launches";
+    case GapCause::kHostSync: return "idle: refilling after host syncs";
+    case GapCause::kHostOther: return "idle: host busy elsewhere (>= 1 ms)";
+    case GapCause::kQueued: return "idle: queued work waiting";
+    case GapCause::kUnattributed: return "idle: launch call not recorded";
+  }
+  return "idle: unknown";
+}
+
 std::string_view FindingForCategory(KernelCategory category, MathUnit math) {
   switch (category) {
     case KernelCategory::kCast: return "amp.cast_overhead";
@@ -358,13 +344,17 @@ RunProfile ProfileRun(const AnalysisInput& input) {
     }
   }
 
-  const std::optional<model::DeviceRow> device = BusiestDevice(model, profile.devices_with_kernels);
+  for (const model::Device& device : model.devices()) {
+    if (!device.kernels.empty()) ++profile.devices_with_kernels;
+  }
+  const std::optional<model::DeviceRow> device = BusiestDevice(model);
   if (!device) return profile;
   const model::Device& busiest = model.device(*device);
   if (busiest.has_properties) profile.device = std::string(model.Text(busiest.name));
   profile.device_id = busiest.device_id;
   profile.compute_major = busiest.compute_major;
   profile.compute_minor = busiest.compute_minor;
+  profile.peak_allocated_bytes = PeakAllocatedBytes(model, *device);
   profile.whole = Breakdown(input, *device, {0, base::kMaxTraceTime}, 1);
 
   const std::optional<Steps>& steps = input.steps();

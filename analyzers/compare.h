@@ -68,6 +68,7 @@ struct RunProfile {
   uint32_t compute_major = 0;
   uint32_t compute_minor = 0;
   uint32_t devices_with_kernels = 0;
+  std::optional<uint64_t> peak_allocated_bytes;  // of that GPU, when the trace records allocations
   // Steps (steps.h); steps == 0 when the trace marks no training loop.
   size_t steps = 0;
   size_t warmup_steps = 0;
@@ -114,6 +115,7 @@ struct ComparedRun {
   double kernels_per_unit = 0.0;
   bool reduced_precision = false;    // has FP16/BF16 GEMM/convolution/attention kernels
   bool data_loss = false;            // its trace lost records (filled by the pipeline)
+  std::optional<uint64_t> peak_allocated_bytes;  // its GPU's peak device memory, when recorded
 };
 
 struct Comparison {
@@ -131,6 +133,9 @@ struct ComparisonResult {
 };
 
 ComparisonResult Compare(const RunProfile& baseline, const RunProfile& candidate);
+
+// The label of the row of idle time of `cause`: GapCauseName, short enough for a table column.
+std::string_view IdleRowLabel(GapCause cause);
 
 // For a row of kernel time, the finding that explains it costing more under AMP ("" when none does).
 std::string_view FindingForCategory(KernelCategory category, MathUnit math);

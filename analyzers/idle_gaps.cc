@@ -70,7 +70,8 @@ bool IsBlockingCallName(std::string_view name) {
   return false;
 }
 
-IdleBreakdown ClassifyIdleGaps(const AnalysisInput& input, model::DeviceRow device, base::Interval window) {
+IdleBreakdown ClassifyIdleGaps(const AnalysisInput& input, model::DeviceRow device, base::Interval window,
+                               const IdleGapVisitor& on_gap) {
   const model::TraceModel& model = input.model;
   const model::KernelTable& kernels = model.kernels();
   const model::ApiCallTable& calls = model.api_calls();
@@ -115,6 +116,7 @@ IdleBreakdown ClassifyIdleGaps(const AnalysisInput& input, model::DeviceRow devi
     }
     result.idle[cause] += gap;
     ++result.gaps[cause];
+    if (on_gap) on_gap(IdleGap{{busy_until, start}, cause});
     busy_from = start;
     busy_until = end;
   }

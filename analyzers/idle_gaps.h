@@ -17,9 +17,11 @@
 //
 //   const IdleBreakdown idle = ClassifyIdleGaps(input, device_row, window);
 //   idle.idle[GapCause::kHostLaunch] ...
+//   ClassifyIdleGaps(input, device_row, window, [&](const IdleGap& gap) { ... });  // each gap, in time order
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -62,12 +64,21 @@ struct IdleBreakdown {
   }
 };
 
+// One gap: no kernel ran on any of the device's streams from `interval.start` to `interval.end`.
+struct IdleGap {
+  base::Interval interval;
+  GapCause cause = GapCause::kUnattributed;
+};
+using IdleGapVisitor = std::function<void(const IdleGap& gap)>;
+
 // True for runtime/driver calls that can block the calling thread until the GPU has finished earlier
 // work: synchronise calls, memcpys (blocking when synchronous or into pageable memory) and frees.
 bool IsBlockingCallName(std::string_view name);
 
-// Classifies the gaps of `device` that lie inside `window` (clipped to the device's kernels).
-IdleBreakdown ClassifyIdleGaps(const AnalysisInput& input, model::DeviceRow device, base::Interval window);
+// Classifies the gaps of `device` that lie inside `window` (clipped to the device's kernels); when given,
+// `on_gap` sees each gap as it is classified, in time order (the timeline draws them).
+IdleBreakdown ClassifyIdleGaps(const AnalysisInput& input, model::DeviceRow device, base::Interval window,
+                               const IdleGapVisitor& on_gap = {});
 
 }  // namespace ampprof::analyzers
 

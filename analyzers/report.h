@@ -15,6 +15,7 @@
 #include "analyzers/compare.h"
 #include "analyzers/finding.h"
 #include "analyzers/summary.h"
+#include "analyzers/timeline.h"
 #include "src/base/stats.h"
 
 namespace ampprof::analyzers {
@@ -32,6 +33,8 @@ struct Report {
   std::vector<Finding> findings;         // most severe first, then by the time at stake
   std::vector<std::string> checks_run;   // the analyzers that looked, so that "no finding" is read right
   std::optional<Comparison> comparison;  // against an FP32 baseline trace (analyze --baseline), when given
+  std::optional<Timeline> timeline;      // a representative step of the busiest GPU; nullopt without kernels
+  std::optional<Timeline> baseline_timeline;  // the same of the FP32 baseline, with the comparison
   base::Stats stats;  // data quality: every view prints the non-zero ones
 };
 

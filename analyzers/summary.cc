@@ -28,23 +28,6 @@ std::string DescribeWorkload(const TraceModel& model) {
   return "";
 }
 
-std::optional<uint64_t> PeakAllocated(const TraceModel& model, model::DeviceRow device) {
-  const model::MemoryTable& memory = model.memory();  // in timestamp order
-  int64_t allocated = 0;
-  int64_t peak = 0;
-  bool any = false;
-  for (uint32_t i = 0; i < memory.size(); ++i) {
-    const model::MemoryEventRow row(i);
-    if (memory.device[row] != device || memory.memory_kind[row] != records::MemoryKind::kDevice) continue;
-    any = true;
-    const auto bytes = static_cast<int64_t>(memory.bytes[row]);
-    allocated += memory.operation[row] == records::MemoryOperation::kAllocate ? bytes : -bytes;
-    peak = std::max(peak, allocated);
-  }
-  if (!any) return std::nullopt;
-  return static_cast<uint64_t>(peak);
-}
-
 DeviceSummary SummarizeDevice(const AnalysisInput& input, model::DeviceRow row) {
   const TraceModel& model = input.model;
   const model::Device& device = model.device(row);
@@ -71,7 +54,7 @@ DeviceSummary SummarizeDevice(const AnalysisInput& input, model::DeviceRow row) 
         static_cast<double>(summary.busy_ns) / static_cast<double>(summary.span->duration());
   }
   summary.idle_by_cause = ClassifyIdleGaps(input, row, *summary.span).idle;
-  summary.peak_allocated_bytes = PeakAllocated(model, row);
+  summary.peak_allocated_bytes = PeakAllocatedBytes(model, row);
   return summary;
 }
 
@@ -161,6 +144,35 @@ std::string CategoryLabel(const KernelClass& k) {
     case MathUnit::kUnknown: return category + " (unit unknown)";
   }
   return category;
+}
+
+std::optional<uint64_t> PeakAllocatedBytes(const TraceModel& model, model::DeviceRow device) {
+  const model::MemoryTable& memory = model.memory();  // in timestamp order
+  int64_t allocated = 0;
+  int64_t peak = 0;
+  bool any = false;
+  for (uint32_t i = 0; i < memory.size(); ++i) {
+    const model::MemoryEventRow row(i);
+    if (memory.device[row] != device || memory.memory_kind[row] != records::MemoryKind::kDevice) continue;
+    any = true;
+    const auto bytes = static_cast<int64_t>(memory.bytes[row]);
+    allocated += memory.operation[row] == records::MemoryOperation::kAllocate ? bytes : -bytes;
+    peak = std::max(peak, allocated);
+  }
+  if (!any) return std::nullopt;
+  return static_cast<uint64_t>(peak);
+}
+
+std::optional<model::DeviceRow> BusiestDevice(const TraceModel& model) {
+  std::optional<model::DeviceRow> busiest;
+  size_t most = 0;
+  for (uint32_t i = 0; i < model.devices().size(); ++i) {
+    if (model.devices()[i].kernels.size() > most) {
+      most = model.devices()[i].kernels.size();
+      busiest = model::DeviceRow(i);
+    }
+  }
+  return busiest;
 }
 
 TraceSummary Summarize(const TraceModel& model) {

@@ -104,6 +104,13 @@ std::string CategoryLabel(const KernelClass& k);
 
 TraceSummary Summarize(const model::TraceModel& model);
 
+// The GPU with the most kernels (the first of equals): the one a comparison and a timeline look at.
+// nullopt when the trace has no kernels.
+std::optional<model::DeviceRow> BusiestDevice(const model::TraceModel& model);
+
+// Highest sum of `device`'s allocations minus frees over the trace (DeviceSummary::peak_allocated_bytes).
+std::optional<uint64_t> PeakAllocatedBytes(const model::TraceModel& model, model::DeviceRow device);
+
 }  // namespace ampprof::analyzers
 
 #endif  // AMPPROF_ANALYZERS_SUMMARY_H_

@@ -9,6 +9,7 @@
 #include "analyzers/analyzer.h"
 #include "analyzers/compare.h"
 #include "analyzers/summary.h"
+#include "analyzers/timeline.h"
 #include "src/base/format.h"
 #include "src/base/logging.h"
 #include "src/model/model_builder.h"
@@ -58,6 +59,7 @@ int32_t SortKey(int32_t rank) { return rank < 0 ? INT32_MAX : rank; }
 // One trace of the FP32 run, reduced to what the comparison needs.
 struct BaselineRun {
   analyzers::RunProfile profile;
+  std::optional<analyzers::Timeline> timeline;
   std::string path;
   TraceIdentity identity;
   bool data_loss = false;
@@ -68,12 +70,20 @@ analyzers::RunProfile Profile(const model::TraceModel& model) {
   return analyzers::ProfileRun(analyzers::AnalysisInput{model, classes});
 }
 
+// The baseline's profile and timeline: all the comparison keeps of its model.
+BaselineRun ReduceBaseline(const LoadedTrace& trace, const std::string& path) {
+  const std::vector<analyzers::KernelClass> classes = analyzers::ClassifySignatures(trace.model);
+  const analyzers::AnalysisInput input{trace.model, classes};
+  return {analyzers::ProfileRun(input), analyzers::BuildTimeline(input), path, IdentifyTrace(trace.model, path),
+          trace.model.stats().HasDataLoss()};
+}
+
 base::StatusOr<std::vector<BaselineRun>> ProfileBaseline(const std::string& path) {
   ASSIGN_OR_RETURN(const std::vector<std::string> files, ExpandTraceInputs({path}));
   std::vector<BaselineRun> runs;
   for (const std::string& file : files) {
     ASSIGN_OR_RETURN(const LoadedTrace trace, LoadAndBuild(file));  // one model in memory at a time
-    runs.push_back({Profile(trace.model), file, IdentifyTrace(trace.model, file), trace.model.stats().HasDataLoss()});
+    runs.push_back(ReduceBaseline(trace, file));
   }
   std::stable_sort(runs.begin(), runs.end(), [](const BaselineRun& a, const BaselineRun& b) {
     return SortKey(a.identity.rank) < SortKey(b.identity.rank);
@@ -108,6 +118,7 @@ void AttachComparison(const BaselineRun& baseline, const analyzers::RunProfile& 
   }
   comparison.notes.insert(comparison.notes.begin(), notes.begin(), notes.end());
   report.comparison = std::move(comparison);
+  report.baseline_timeline = baseline.timeline;
   report.checks_run.emplace_back("compare");
 }
 
@@ -196,7 +207,10 @@ analyzers::Report Analyze(const LoadedTrace& trace) {
   analyzers::Report report;
   report.inputs = {trace.input};
   report.summary = analyzers::Summarize(trace.model);
-  report.findings = analyzers::RunAnalyzers(trace.model);
+  const std::vector<analyzers::KernelClass> classes = analyzers::ClassifySignatures(trace.model);
+  const analyzers::AnalysisInput input{trace.model, classes};  // steps found once, for both
+  report.findings = analyzers::RunAnalyzers(input);
+  report.timeline = analyzers::BuildTimeline(input);
   for (const analyzers::AnalyzerEntry& analyzer : analyzers::AllAnalyzers()) {
     report.checks_run.emplace_back(analyzer.name);
   }

@@ -68,12 +68,38 @@ TEST(ComparisonPipeline, ComparesTheAmpTraceWithItsFp32Baseline) {
   EXPECT_EQ(FindingOf(report, "amp.slower_than_fp32"), nullptr);
 }
 
+TEST(ComparisonPipeline, KeepsATimelineOfAMedianStepOfEachRun) {
+  testing::TempDir dir;
+  WriteSynthetic(dir.File("amp.ampt"), SyntheticPrecision::kAmp);
+  WriteSynthetic(dir.File("fp32.ampt"), SyntheticPrecision::kFp32);
+  const auto reports = AnalyzeTraces({dir.File("amp.ampt")}, {.baseline = dir.File("fp32.ampt")});
+  ASSERT_TRUE(reports.ok()) << reports.status().ToString();
+  const analyzers::Report& report = reports->front();
+  ASSERT_TRUE(report.timeline && report.baseline_timeline);
+  const auto has_category = [](const analyzers::Timeline& timeline, std::string_view category) {
+    return std::find(timeline.categories.begin(), timeline.categories.end(), category) != timeline.categories.end();
+  };
+  // One step each: the FP32 step's GEMMs on CUDA cores, the AMP step's on Tensor Cores, with GradScaler.
+  EXPECT_TRUE(has_category(*report.baseline_timeline, "GEMM on CUDA cores"));
+  EXPECT_FALSE(has_category(*report.baseline_timeline, "GEMM on Tensor Cores"));
+  EXPECT_TRUE(has_category(*report.timeline, "GEMM on Tensor Cores"));
+  EXPECT_TRUE(has_category(*report.timeline, "GradScaler"));
+  EXPECT_NE(report.timeline->window_label.find("ProfilerStep"), std::string::npos) << report.timeline->window_label;
+  // The timelines' steps are about the median steps the comparison times.
+  EXPECT_NEAR(static_cast<double>(report.timeline->window.duration()),
+              static_cast<double>(report.comparison->candidate.time_ns), 0.1 * report.comparison->candidate.time_ns);
+  EXPECT_NEAR(static_cast<double>(report.baseline_timeline->window.duration()),
+              static_cast<double>(report.comparison->baseline.time_ns), 0.1 * report.comparison->baseline.time_ns);
+}
+
 TEST(ComparisonPipeline, WithoutABaselineThereIsNoComparison) {
   testing::TempDir dir;
   WriteSynthetic(dir.File("amp.ampt"), SyntheticPrecision::kAmp);
   const auto reports = AnalyzeTraces({dir.File("amp.ampt")});
   ASSERT_TRUE(reports.ok());
   EXPECT_FALSE(reports->front().comparison.has_value());
+  EXPECT_TRUE(reports->front().timeline.has_value());
+  EXPECT_FALSE(reports->front().baseline_timeline.has_value());
   EXPECT_EQ(std::find(reports->front().checks_run.begin(), reports->front().checks_run.end(), "compare"),
             reports->front().checks_run.end());
 }
