@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include "reports/html/html_reporter.h"
 #include "reports/text/text_reporter.h"
 #include "src/cli/exit_codes.h"
 #include "src/pipeline/analysis.h"
@@ -21,7 +22,19 @@ struct AnalyzeOptions {
   std::vector<std::string> traces;
   std::string baseline;
   std::string output;
+  std::string html;  // also write the HTML report there
 };
+
+// The self-contained HTML page (reports/html), besides the text report.
+bool WriteHtml(const std::vector<analyzers::Report>& reports, const std::string& path) {
+  std::ofstream file(path, std::ios::out | std::ios::trunc | std::ios::binary);
+  if (file) reports::RenderHtml(reports, file, {});
+  if (!file || !file.flush()) {
+    fmt::print(std::cerr, "ampprof analyze: {}: cannot write the HTML report\n", path);
+    return false;
+  }
+  return true;
+}
 
 int Analyze(const AnalyzeOptions& options) {
   auto reports = pipeline::AnalyzeTraces(options.traces, {.baseline = options.baseline});
@@ -43,6 +56,7 @@ int Analyze(const AnalyzeOptions& options) {
     fmt::print(std::cerr,
                "ampprof analyze: warning: the baseline trace lost records; the comparison's notes say so\n");
   }
+  if (!options.html.empty() && !WriteHtml(*reports, options.html)) return kExitBadInput;
   if (options.output.empty()) {
     reports::RenderText(*reports, std::cout, {});
     return kExitOk;
@@ -72,6 +86,10 @@ CommandAction AddAnalyzeCommand(CLI::App& app) {
                       "compare the mixed-precision TRACE with it step by step and explain the difference")
       ->type_name("FP32_TRACE");
   command->add_option("-o,--output", options->output, "Write the report to FILE instead of stdout")
+      ->type_name("FILE");
+  command->add_option("--html", options->html,
+                      "Also write the report as one self-contained HTML page (timeline, comparison, findings with "
+                      "their fixes) to FILE")
       ->type_name("FILE");
   command->footer(
       "Exit status: 0 report written, 1 bad usage, 2 a trace (or the baseline) could not be read or the "

@@ -118,6 +118,15 @@ expect("an FP32 trace as the AMP run" EXIT 0
 expect("ranks against one baseline" EXIT 0
        STDOUT "== rank 0 [^\n]*\n.*note +the runs do not have the same ranks \\(AMP: 0, 1; FP32: none\\)"
        COMMAND "${AMPPROF}" analyze "${WORK_DIR}/ranks" --baseline "${fp32}")
+expect("an HTML report beside the text one" EXIT 0 EMPTY_STDERR STDOUT "FP32 vs mixed precision"
+       COMMAND "${AMPPROF}" analyze "${good}" --baseline "${fp32}" --html "${WORK_DIR}/report.html")
+file(READ "${WORK_DIR}/report.html" html)
+if(NOT html MATCHES "^<!DOCTYPE html>.*id=\"r0-compare\".*id=\"r0-timeline-amp\".*</html>\n$")
+  message("FAIL: analyze --html wrote no complete page with the comparison and the timeline")
+  math(EXPR failures "${failures} + 1")
+endif()
+expect("unwritable HTML report" EXIT 2 ONE_LINE_STDERR STDERR "no/such/dir/report.html: cannot write the HTML report"
+       COMMAND "${AMPPROF}" analyze "${good}" --html "${WORK_DIR}/no/such/dir/report.html")
 expect("missing baseline" EXIT 2 ONE_LINE_STDERR STDERR "ampprof analyze: baseline .*missing.ampt: no such file"
        COMMAND "${AMPPROF}" analyze "${good}" --baseline "${WORK_DIR}/missing.ampt")
 expect("corrupt baseline" EXIT 2 ONE_LINE_STDERR STDERR "baseline .*corrupt.ampt: corrupt .ampt file"
