@@ -18,8 +18,8 @@ using analyzers::kGapCauses;
 using analyzers::Timeline;
 using analyzers::TimelineItem;
 
-constexpr int kLaneHeight = 18;
-constexpr int kBarHeight = 14;
+constexpr int kLaneHeight = 26;
+constexpr int kBarHeight = 20;
 
 // Microseconds from the window's start, to the nanosecond.
 std::string Micros(base::TimeNs t) { return fmt::format("{:.3f}", static_cast<double>(t) / 1000.0); }
