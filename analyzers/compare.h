@@ -68,7 +68,7 @@ struct RunProfile {
   uint32_t compute_major = 0;
   uint32_t compute_minor = 0;
   uint32_t devices_with_kernels = 0;
-  std::optional<uint64_t> peak_allocated_bytes;  // of that GPU, when the trace records allocations
+  std::optional<uint64_t> peak_allocated_bytes = std::nullopt;  // of that GPU, when recorded
   // Steps (steps.h); steps == 0 when the trace marks no training loop.
   size_t steps = 0;
   size_t warmup_steps = 0;
@@ -115,7 +115,7 @@ struct ComparedRun {
   double kernels_per_unit = 0.0;
   bool reduced_precision = false;    // has FP16/BF16 GEMM/convolution/attention kernels
   bool data_loss = false;            // its trace lost records (filled by the pipeline)
-  std::optional<uint64_t> peak_allocated_bytes;  // its GPU's peak device memory, when recorded
+  std::optional<uint64_t> peak_allocated_bytes = std::nullopt;  // its GPU's peak device memory, when recorded
 };
 
 struct Comparison {

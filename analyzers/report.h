@@ -33,8 +33,10 @@ struct Report {
   std::vector<Finding> findings;         // most severe first, then by the time at stake
   std::vector<std::string> checks_run;   // the analyzers that looked, so that "no finding" is read right
   std::optional<Comparison> comparison;  // against an FP32 baseline trace (analyze --baseline), when given
-  std::optional<Timeline> timeline;      // a representative step of the busiest GPU; nullopt without kernels
-  std::optional<Timeline> baseline_timeline;  // the same of the FP32 baseline, with the comparison
+  // A representative step of the busiest GPU (timeline.h); nullopt when the trace has no kernels. With
+  // a comparison, the baseline's too, so that the views can show both runs' steps side by side.
+  std::optional<Timeline> timeline;
+  std::optional<Timeline> baseline_timeline;
   base::Stats stats;  // data quality: every view prints the non-zero ones
 };
 

@@ -1,10 +1,10 @@
 #include "analyzers/timeline.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <unordered_map>
-
-#include <fmt/format.h>
 
 #include "analyzers/summary.h"
 #include "src/base/format.h"
@@ -20,7 +20,8 @@ struct Window {
   std::string label;
 };
 
-// The measured step whose GPU time (first to last kernel it launched or ran on `device`) is the median.
+// The measured step whose GPU time (first to last kernel it launched or ran on `device`) is the
+// median.
 std::optional<Window> MedianStepWindow(const AnalysisInput& input, const model::Device& device) {
   const std::optional<Steps>& steps = input.steps();
   if (!steps || steps->measured().empty()) return std::nullopt;
@@ -43,12 +44,14 @@ std::optional<Window> MedianStepWindow(const AnalysisInput& input, const model::
   std::nth_element(measured.begin(), middle, measured.end(),
                    [&](size_t a, size_t b) { return gpu[a].duration() < gpu[b].duration(); });
   const size_t step = *middle;
-  return Window{gpu[step], fmt::format("step {} of {} ({}): the median of {} measured steps, {} on the GPU",
-                                       step + 1, count, StepSourceName(steps->source), measured.size(),
-                                       base::FormatDuration(gpu[step].duration()))};
+  return Window{gpu[step],
+                fmt::format("step {} of {} ({}): the median of {} measured steps, {} on the GPU",
+                            step + 1, count, StepSourceName(steps->source), measured.size(),
+                            base::FormatDuration(gpu[step].duration()))};
 }
 
-// Without steps: the whole span, or kMaxTimelineItems consecutive kernels from the middle of the run.
+// Without steps: the whole span, or kMaxTimelineItems consecutive kernels from the middle of the
+// run.
 Window MiddleWindow(const AnalysisInput& input, const model::Device& device) {
   const model::KernelTable& kernels = input.model.kernels();
   const size_t total = device.kernels.size();
@@ -64,22 +67,27 @@ Window MiddleWindow(const AnalysisInput& input, const model::Device& device) {
     window.start = std::min(window.start, kernels.start[kernel]);
     window.end = std::max(window.end, kernels.end[kernel]);
   }
-  if (first == 0 && last == total) return {window, "the whole run: the trace marks no training steps"};
-  return {window, fmt::format("kernels {} to {} of {}: the trace marks no training steps, so a stretch from the "
-                              "middle of the run",
-                              base::FormatCount(static_cast<int64_t>(first + 1)),
-                              base::FormatCount(static_cast<int64_t>(last)),
-                              base::FormatCount(static_cast<int64_t>(total)))};
+  if (first == 0 && last == total)
+    return {window, "the whole run: the trace marks no training steps"};
+  return {window,
+          fmt::format(
+              "kernels {} to {} of {}: the trace marks no training steps, so a stretch from the "
+              "middle of the run",
+              base::FormatCount(static_cast<int64_t>(first + 1)),
+              base::FormatCount(static_cast<int64_t>(last)),
+              base::FormatCount(static_cast<int64_t>(total)))};
 }
 
-// At most kMaxTimelineNameLength bytes, cut in the middle (namespace and tile configuration both stay)
-// and never inside a UTF-8 sequence.
+// At most kMaxTimelineNameLength bytes, cut in the middle (namespace and tile configuration both
+// stay) and never inside a UTF-8 sequence.
 std::string ShortenName(std::string_view name) {
   if (name.size() <= kMaxTimelineNameLength) return std::string(name);
   constexpr std::string_view kCut = "...";
   size_t head = (kMaxTimelineNameLength - kCut.size()) / 2;
   size_t tail = name.size() - (kMaxTimelineNameLength - kCut.size() - head);
-  auto continuation = [&](size_t i) { return (static_cast<unsigned char>(name[i]) & 0xC0) == 0x80; };
+  auto continuation = [&](size_t i) {
+    return (static_cast<unsigned char>(name[i]) & 0xC0) == 0x80;
+  };
   while (head > 0 && continuation(head)) --head;
   while (tail < name.size() && continuation(tail)) ++tail;
   return std::string(name.substr(0, head)) + std::string(kCut) + std::string(name.substr(tail));
@@ -103,13 +111,16 @@ class Table {
 // The resolution that leaves each of `lanes` lanes at most max_items / lanes items: item starts a
 // resolution apart, rounded up so that the window holds no more resolutions than that.
 DurationNs ResolutionFor(Interval window, size_t lanes, size_t max_items) {
-  const auto per_lane = static_cast<DurationNs>(std::max<size_t>(1, max_items / std::max<size_t>(1, lanes)));
+  const auto per_lane =
+      static_cast<DurationNs>(std::max<size_t>(1, max_items / std::max<size_t>(1, lanes)));
   return std::max<DurationNs>(1, (window.duration() + per_lane - 1) / per_lane);
 }
 
-// Merges each item into the one before it on its lane when it starts within `resolution` of that one's
-// start; the merged item takes the name and category of its longest member. `items` by lane, then start.
-std::vector<TimelineItem> MergeItems(const std::vector<TimelineItem>& items, DurationNs resolution) {
+// Merges each item into the one before it on its lane when it starts within `resolution` of that
+// one's start; the merged item takes the name and category of its longest member. `items` by lane,
+// then start.
+std::vector<TimelineItem> MergeItems(const std::vector<TimelineItem>& items,
+                                     DurationNs resolution) {
   std::vector<TimelineItem> merged;
   DurationNs longest = 0;  // of merged.back()'s members
   for (const TimelineItem& item : items) {
@@ -164,7 +175,8 @@ std::optional<Timeline> BuildTimeline(const AnalysisInput& input) {
   const model::KernelTable& kernels = model.kernels();
   std::map<uint32_t, uint32_t> lane_of_stream;  // by stream id, so lanes come in stream-id order
   for (model::KernelRow kernel : device.kernels) {
-    if (window.interval.Contains(kernels.start[kernel])) lane_of_stream[model.stream(kernels.stream[kernel]).stream_id];
+    if (window.interval.Contains(kernels.start[kernel]))
+      lane_of_stream[model.stream(kernels.stream[kernel]).stream_id];
   }
   for (auto& [stream_id, lane] : lane_of_stream) {
     lane = static_cast<uint32_t>(timeline.lanes.size());
@@ -176,24 +188,28 @@ std::optional<Timeline> BuildTimeline(const AnalysisInput& input) {
   for (model::KernelRow kernel : device.kernels) {
     if (!window.interval.Contains(kernels.start[kernel])) continue;
     const uint32_t lane = lane_of_stream[model.stream(kernels.stream[kernel]).stream_id];
-    const Interval clipped{kernels.start[kernel], std::min(kernels.end[kernel], window.interval.end)};
-    items.push_back({clipped, clipped.duration(), 1, lane, names.Index(ShortenName(model.KernelName(kernel))),
+    const Interval clipped{kernels.start[kernel],
+                           std::min(kernels.end[kernel], window.interval.end)};
+    items.push_back({clipped, clipped.duration(), 1, lane,
+                     names.Index(ShortenName(model.KernelName(kernel))),
                      categories.Index(CategoryLabel(input.ClassOf(kernel)))});
     ++timeline.lanes[lane].kernels;
     ++timeline.kernels;
   }
   if (items.size() > kMaxTimelineItems) {
-    timeline.resolution_ns = ResolutionFor(window.interval, timeline.lanes.size(), kMaxTimelineItems);
+    timeline.resolution_ns =
+        ResolutionFor(window.interval, timeline.lanes.size(), kMaxTimelineItems);
     SortByLane(items);
     items = MergeItems(items, timeline.resolution_ns);
   }
   SortByStart(items);
   timeline.items = std::move(items);
 
-  const IdleBreakdown idle = ClassifyIdleGaps(input, *device_row, window.interval, [&](const IdleGap& gap) {
-    ++timeline.all_gaps;
-    if (gap.interval.duration() >= timeline.resolution_ns) timeline.gaps.push_back(gap);
-  });
+  const IdleBreakdown idle =
+      ClassifyIdleGaps(input, *device_row, window.interval, [&](const IdleGap& gap) {
+        ++timeline.all_gaps;
+        if (gap.interval.duration() >= timeline.resolution_ns) timeline.gaps.push_back(gap);
+      });
   timeline.idle = idle.idle;
   return timeline;
 }
@@ -201,12 +217,13 @@ std::optional<Timeline> BuildTimeline(const AnalysisInput& input) {
 Timeline CoarsenTimeline(const Timeline& timeline, size_t max_items) {
   if (timeline.items.size() <= max_items) return timeline;
   Timeline coarse = timeline;
-  coarse.resolution_ns =
-      std::max(timeline.resolution_ns, ResolutionFor(timeline.window, timeline.lanes.size(), max_items));
+  coarse.resolution_ns = std::max(timeline.resolution_ns,
+                                  ResolutionFor(timeline.window, timeline.lanes.size(), max_items));
   SortByLane(coarse.items);
   coarse.items = MergeItems(coarse.items, coarse.resolution_ns);
   SortByStart(coarse.items);
-  std::erase_if(coarse.gaps, [&](const IdleGap& gap) { return gap.interval.duration() < coarse.resolution_ns; });
+  std::erase_if(coarse.gaps,
+                [&](const IdleGap& gap) { return gap.interval.duration() < coarse.resolution_ns; });
   // Only the names the remaining items use.
   coarse.names.clear();
   Table names(coarse.names);

@@ -15,9 +15,9 @@ namespace ampprof::reports {
 // For element text and quoted attribute values: & < > " ' become character references.
 std::string EscapeHtml(std::string_view text);
 
-// A JSON string literal, quotes included, that is also safe inside a <script> element: '<' is written
-// \u003c, so no "</script>" or "<!--" can appear, and control characters are escaped. Bytes that are
-// not valid UTF-8 become U+FFFD, so that the page's JSON always parses.
+// A JSON string literal, quotes included, that is also safe inside a <script> element: '<' is
+// written \u003c, so no "</script>" or "<!--" can appear, and control characters are escaped. Bytes
+// that are not valid UTF-8 become U+FFFD, so that the page's JSON always parses.
 std::string JsonString(std::string_view text);
 
 }  // namespace ampprof::reports

@@ -1,10 +1,10 @@
 #include "reports/html/markdown_html.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "reports/html/html_escape.h"
 
@@ -13,7 +13,8 @@ namespace {
 
 std::string_view Trim(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) text.remove_suffix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r'))
+    text.remove_suffix(1);
   return text;
 }
 
@@ -54,7 +55,8 @@ ListMarker ListItem(std::string_view line) {
   }
   size_t digits = 0;
   while (digits < trimmed.size() && trimmed[digits] >= '0' && trimmed[digits] <= '9') ++digits;
-  if (digits > 0 && digits + 1 < trimmed.size() && trimmed[digits] == '.' && trimmed[digits + 1] == ' ') {
+  if (digits > 0 && digits + 1 < trimmed.size() && trimmed[digits] == '.' &&
+      trimmed[digits + 1] == ' ') {
     return {true, true, Trim(trimmed.substr(digits + 2))};
   }
   return {};
@@ -89,7 +91,8 @@ class InlineRenderer {
       } else if (c == '*' || c == '_') {
         // '_' inside a word (snake_case names) is not emphasis.
         const bool word_before = i > 0 && std::isalnum(static_cast<unsigned char>(text[i - 1]));
-        const bool word_after = i + 1 < text.size() && std::isalnum(static_cast<unsigned char>(text[i + 1]));
+        const bool word_after =
+            i + 1 < text.size() && std::isalnum(static_cast<unsigned char>(text[i + 1]));
         if (c == '_' && word_before && word_after) {
           out += c;
         } else {
@@ -123,7 +126,8 @@ class InlineRenderer {
     std::string href;
     if (target.starts_with("https://") || target.starts_with("http://")) {
       href = std::string(target);
-    } else if (target.ends_with(".md") && target.find('/') == std::string_view::npos && options_.finding_anchor) {
+    } else if (target.ends_with(".md") && target.find('/') == std::string_view::npos &&
+               options_.finding_anchor) {
       const std::string anchor = options_.finding_anchor(target.substr(0, target.size() - 3));
       if (!anchor.empty()) href = "#" + anchor;
     }
@@ -161,7 +165,8 @@ std::string RenderMarkdownAsHtml(std::string_view markdown, const MarkdownHtmlOp
   auto flush_paragraph = [&] {
     if (paragraph.empty()) return;
     std::string text;
-    for (std::string_view line : paragraph) text += (text.empty() ? "" : " ") + std::string(Trim(line));
+    for (std::string_view line : paragraph)
+      text += (text.empty() ? "" : " ") + std::string(Trim(line));
     out += "<p>" + inline_renderer.Render(text) + "</p>\n";
     paragraph.clear();
   };
@@ -189,7 +194,8 @@ std::string RenderMarkdownAsHtml(std::string_view markdown, const MarkdownHtmlOp
         if (next.is_item) {
           out += "<li>" + inline_renderer.Render(item) + "</li>\n";
           item = std::string(next.text);
-        } else if (!Trim(lines[i]).empty() && (lines[i].starts_with(" ") || lines[i].starts_with("\t"))) {
+        } else if (!Trim(lines[i]).empty() &&
+                   (lines[i].starts_with(" ") || lines[i].starts_with("\t"))) {
           item += " " + std::string(Trim(lines[i]));  // continuation of the item
         } else {
           break;

@@ -7,7 +7,9 @@ namespace {
 
 constexpr std::string_view kUnknownColor = "#b0b0b0";
 
-bool Contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
+bool Contains(std::string_view text, std::string_view part) {
+  return text.find(part) != std::string_view::npos;
+}
 
 // GEMMs, convolutions and attention by the unit the label names.
 std::string_view MatrixColor(std::string_view label, std::string_view tensor, std::string_view tf32,
@@ -39,11 +41,16 @@ std::string_view CategoryColor(std::string_view label) {
 
 std::string_view IdleColor(analyzers::GapCause cause) {
   switch (cause) {
-    case analyzers::GapCause::kHostLaunch: return "#fdae61";
-    case analyzers::GapCause::kHostSync: return "#e31a1c";
-    case analyzers::GapCause::kHostOther: return "#fee08b";
-    case analyzers::GapCause::kQueued: return "#c6dbef";
-    case analyzers::GapCause::kUnattributed: return "#d9d9d9";
+    case analyzers::GapCause::kHostLaunch:
+      return "#fdae61";
+    case analyzers::GapCause::kHostSync:
+      return "#e31a1c";
+    case analyzers::GapCause::kHostOther:
+      return "#fee08b";
+    case analyzers::GapCause::kQueued:
+      return "#c6dbef";
+    case analyzers::GapCause::kUnattributed:
+      return "#d9d9d9";
   }
   return kUnknownColor;
 }

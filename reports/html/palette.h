@@ -2,10 +2,10 @@
 #define AMPPROF_REPORTS_HTML_PALETTE_H_
 
 // The colours of the HTML report, one per kernel category label (summary.h's CategoryLabel) and per
-// idle cause, so that a category has the same colour in the timeline, the stacked bars and the tables.
-// Tensor-Core math is green, FP32 math on CUDA cores red/orange (what AMP should have removed), TF32
-// in between; AMP's own overheads (casts, GradScaler, layout conversions) in purples and browns; idle
-// time in warm shades by cause.
+// idle cause, so that a category has the same colour in the timeline, the stacked bars and the
+// tables. Tensor-Core math is green, FP32 math on CUDA cores red/orange (what AMP should have
+// removed), TF32 in between; AMP's own overheads (casts, GradScaler, layout conversions) in purples
+// and browns; idle time in warm shades by cause.
 
 #include <string_view>
 

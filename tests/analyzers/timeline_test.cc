@@ -1,10 +1,10 @@
 #include "analyzers/timeline.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <numeric>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "src/model/model_builder.h"
 #include "tests/analyzers/synthetic_run.h"
@@ -15,8 +15,8 @@ namespace {
 
 using records::RangeCategory;
 using testing::BuildRun;
-using testing::kFp16TensorCoreGemm;
 using testing::kFill;
+using testing::kFp16TensorCoreGemm;
 using testing::kH100;
 using testing::kScaleUpdate;
 
@@ -38,8 +38,8 @@ uint64_t KernelsOf(const Timeline& timeline) {
                          [](uint64_t sum, const TimelineItem& item) { return sum + item.kernels; });
 }
 
-// Five ProfilerStep ranges; step i launches i + 2 GEMMs (so the steps differ in length), each 10 us on
-// the GPU and launched 30 us after the one before: the GPU waits about 20 us for every launch.
+// Five ProfilerStep ranges; step i launches i + 2 GEMMs (so the steps differ in length), each 10 us
+// on the GPU and launched 30 us after the one before: the GPU waits about 20 us for every launch.
 model::ModelBuilder FiveLaunchBoundSteps() {
   model::ModelBuilder builder;
   ampprof::testing::RecordBuilder b(builder);
@@ -124,7 +124,8 @@ TEST(BuildTimeline, MergesTinyKernelsOfALongStepWithinItsBound) {
 }
 
 TEST(CoarsenTimeline, MergesToTheRequestedBoundAndKeepsOnlyTheNamesItUses) {
-  const testing::SyntheticRun run = BuildRun({{kFill, 1'000, 1'000}, {kFp16TensorCoreGemm, 1'000'000}, {kFill, 1'000, 1'000}});
+  const testing::SyntheticRun run =
+      BuildRun({{kFill, 1'000, 1'000}, {kFp16TensorCoreGemm, 1'000'000}, {kFill, 1'000, 1'000}});
   const std::optional<Timeline> timeline = BuildTimeline(run.input());
   ASSERT_TRUE(timeline);
   ASSERT_EQ(timeline->items.size(), 2'001u);
@@ -133,9 +134,9 @@ TEST(CoarsenTimeline, MergesToTheRequestedBoundAndKeepsOnlyTheNamesItUses) {
   EXPECT_EQ(KernelsOf(coarse), 2'001u);
   EXPECT_GT(coarse.resolution_ns, 0);
   // The 1 ms GEMM names the item it is in: the longest member names a merged item.
-  const auto gemm = std::find_if(coarse.items.begin(), coarse.items.end(), [&](const TimelineItem& item) {
-    return coarse.names[item.name] == kFp16TensorCoreGemm;
-  });
+  const auto gemm = std::find_if(
+      coarse.items.begin(), coarse.items.end(),
+      [&](const TimelineItem& item) { return coarse.names[item.name] == kFp16TensorCoreGemm; });
   ASSERT_NE(gemm, coarse.items.end());
   EXPECT_GE(gemm->kernel_ns, 1'000'000);
   EXPECT_EQ(coarse.names.size(), 2u);

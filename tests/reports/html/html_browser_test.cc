@@ -1,9 +1,12 @@
 // The HTML report in a real browser: headless Chromium loads the page from a file, with no network,
 // runs its script and takes a screenshot. The page must log nothing to the console (no error, no
 // uncaught exception), its script must run to the end (it marks <html data-ready="true">), the key
-// elements must be in the DOM, and the screenshot must show a page, not a blank. Skipped, saying why,
-// where no Chromium is installed (.ci/setup installs Debian's `chromium`; AMPPROF_CHROMIUM names another).
+// elements must be in the DOM, and the screenshot must show a page, not a blank. Skipped, saying
+// why, where no Chromium is installed (.ci/setup installs Debian's `chromium`; AMPPROF_CHROMIUM
+// names another).
 
+#include <fmt/format.h>
+#include <gtest/gtest.h>
 #include <zlib.h>
 
 #include <cstdio>
@@ -16,21 +19,20 @@
 #include <string>
 #include <vector>
 
-#include <fmt/format.h>
-#include <gtest/gtest.h>
-
 #include "tests/reports/html/sample_reports.h"
 
 namespace ampprof::reports {
 namespace {
 
 std::optional<std::string> FindChromium() {
-  if (const char* named = std::getenv("AMPPROF_CHROMIUM"); named != nullptr && *named != '\0') return named;
+  if (const char* named = std::getenv("AMPPROF_CHROMIUM"); named != nullptr && *named != '\0')
+    return named;
   const char* path = std::getenv("PATH");
   std::istringstream dirs(path ? path : "");
   std::vector<std::string> folders;
   for (std::string dir; std::getline(dirs, dir, ':');) folders.push_back(dir);
-  for (const char* name : {"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"}) {
+  for (const char* name :
+       {"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"}) {
     for (const std::string& dir : folders) {
       const std::filesystem::path candidate = std::filesystem::path(dir) / name;
       std::error_code error;
@@ -54,14 +56,16 @@ struct BrowserRun {
 };
 
 // Headless Chromium on `page`: its DOM, or a screenshot of `width` x `height` into `screenshot`.
-BrowserRun RunChromium(const std::string& chromium, const std::string& page, const std::string& work,
-                       const std::string& screenshot = "", int width = 1280, int height = 2000) {
+BrowserRun RunChromium(const std::string& chromium, const std::string& page,
+                       const std::string& work, const std::string& screenshot = "",
+                       int width = 1280, int height = 2000) {
   const std::string log = work + "/chromium.log";
   const std::string dom = work + "/dom.html";
   // No sandbox: CI runs as root, where Chromium refuses its sandbox; the page is our own file.
   std::string command = fmt::format(
       "timeout 120 '{}' --headless --no-sandbox --disable-gpu --no-first-run --hide-scrollbars "
-      "--disable-extensions --user-data-dir='{}/profile' --enable-logging=stderr --v=0 --window-size={},{} ",
+      "--disable-extensions --user-data-dir='{}/profile' --enable-logging=stderr --v=0 "
+      "--window-size={},{} ",
       chromium, work, width, height);
   command += screenshot.empty() ? "--dump-dom " : fmt::format("--screenshot='{}' ", screenshot);
   command += fmt::format("'file://{}' > '{}' 2> '{}'", page, dom, log);
@@ -131,7 +135,8 @@ std::optional<Image> DecodePng(const std::string& png) {
   const size_t stride = static_cast<size_t>(image.width) * static_cast<size_t>(channels);
   std::vector<uint8_t> raw((stride + 1) * image.height);
   uLongf raw_size = raw.size();
-  if (uncompress(raw.data(), &raw_size, reinterpret_cast<const Bytef*>(compressed.data()), compressed.size()) != Z_OK ||
+  if (uncompress(raw.data(), &raw_size, reinterpret_cast<const Bytef*>(compressed.data()),
+                 compressed.size()) != Z_OK ||
       raw_size != raw.size()) {
     return std::nullopt;
   }
@@ -143,21 +148,34 @@ std::optional<Image> DecodePng(const std::string& png) {
     for (size_t x = 0; x < stride; ++x) {
       const int a = x >= static_cast<size_t>(channels) ? row[x - static_cast<size_t>(channels)] : 0;
       const int b = previous[x];
-      const int c = x >= static_cast<size_t>(channels) ? previous[x - static_cast<size_t>(channels)] : 0;
+      const int c =
+          x >= static_cast<size_t>(channels) ? previous[x - static_cast<size_t>(channels)] : 0;
       int predicted = 0;
       switch (filter) {
-        case 0: predicted = 0; break;
-        case 1: predicted = a; break;
-        case 2: predicted = b; break;
-        case 3: predicted = (a + b) / 2; break;
-        case 4: predicted = Paeth(a, b, c); break;
-        default: return std::nullopt;
+        case 0:
+          predicted = 0;
+          break;
+        case 1:
+          predicted = a;
+          break;
+        case 2:
+          predicted = b;
+          break;
+        case 3:
+          predicted = (a + b) / 2;
+          break;
+        case 4:
+          predicted = Paeth(a, b, c);
+          break;
+        default:
+          return std::nullopt;
       }
       row[x] = static_cast<uint8_t>(line[1 + x] + predicted);
     }
     for (uint32_t x = 0; x < image.width; ++x) {
       const uint8_t* p = row.data() + static_cast<size_t>(x) * static_cast<size_t>(channels);
-      image.pixels.push_back((static_cast<uint32_t>(p[0]) << 16) | (static_cast<uint32_t>(p[1]) << 8) | p[2]);
+      image.pixels.push_back((static_cast<uint32_t>(p[0]) << 16) |
+                             (static_cast<uint32_t>(p[1]) << 8) | p[2]);
     }
     previous = row;
   }
@@ -168,8 +186,9 @@ class HtmlInBrowser : public ::testing::Test {
  protected:
   void SetUp() override {
     chromium_ = FindChromium();
-    if (!chromium_) GTEST_SKIP() << "no Chromium found (chromium, chromium-browser, google-chrome on PATH, or "
-                                    "AMPPROF_CHROMIUM): .ci/setup installs Debian's chromium";
+    if (!chromium_)
+      GTEST_SKIP() << "no Chromium found (chromium, chromium-browser, google-chrome on PATH, or "
+                      "AMPPROF_CHROMIUM): .ci/setup installs Debian's chromium";
   }
 
   // Writes the page, loads it, and checks what every page must satisfy; returns the DOM.
@@ -178,8 +197,10 @@ class HtmlInBrowser : public ::testing::Test {
     std::ofstream(page, std::ios::binary) << testing::RenderPage(reports);
     const BrowserRun run = RunChromium(*chromium_, page, dir_.path());
     EXPECT_EQ(run.status, 0) << run.log;
-    EXPECT_EQ(ConsoleMessages(run.log), std::vector<std::string>{}) << "the page wrote to the console";
-    EXPECT_NE(run.dom.find("data-ready=\"true\""), std::string::npos) << "the script did not run to its end";
+    EXPECT_EQ(ConsoleMessages(run.log), std::vector<std::string>{})
+        << "the page wrote to the console";
+    EXPECT_NE(run.dom.find("data-ready=\"true\""), std::string::npos)
+        << "the script did not run to its end";
     return run.dom;
   }
 
@@ -190,7 +211,8 @@ class HtmlInBrowser : public ::testing::Test {
 TEST_F(HtmlInBrowser, AComparisonLoadsCleanlyAndDrawsItsTimelines) {
   const std::string dom = LoadPage(testing::SyntheticComparison(dir_, {.kernels = 3000}));
   for (const char* element : {"id=\"r0-verdict\"", "id=\"r0-compare\"", "id=\"r0-timeline-fp32\"",
-                              "id=\"r0-timeline-amp\"", "id=\"r0-findings\"", "id=\"r0-top-kernels\"", "id=\"r0-quality\""}) {
+                              "id=\"r0-timeline-amp\"", "id=\"r0-findings\"",
+                              "id=\"r0-top-kernels\"", "id=\"r0-quality\""}) {
     EXPECT_NE(dom.find(element), std::string::npos) << element;
   }
   // The script drew each timeline's axis: more tick labels than the two the page is written with.
@@ -204,7 +226,8 @@ TEST_F(HtmlInBrowser, AComparisonLoadsCleanlyAndDrawsItsTimelines) {
 
 TEST_F(HtmlInBrowser, TheScreenshotShowsAPage) {
   const std::string page = dir_.File("report.html");
-  std::ofstream(page, std::ios::binary) << testing::RenderPage(testing::SyntheticComparison(dir_, {.kernels = 3000}));
+  std::ofstream(page, std::ios::binary)
+      << testing::RenderPage(testing::SyntheticComparison(dir_, {.kernels = 3000}));
   const std::string screenshot = dir_.File("report.png");
   const BrowserRun run = RunChromium(*chromium_, page, dir_.path(), screenshot, 1280, 1600);
   ASSERT_EQ(run.status, 0) << run.log;

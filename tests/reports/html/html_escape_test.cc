@@ -18,7 +18,9 @@ TEST(JsonString, IsSafeInsideAScriptElement) {
 
 TEST(JsonString, KeepsUtf8AndReplacesInvalidBytes) {
   EXPECT_EQ(JsonString("\xc2\xb5s"), "\"\xc2\xb5s\"");  // "µs"
-  EXPECT_EQ(JsonString("a\xff" "b\xc2"), R"("a\ufffdb\ufffd")");
+  EXPECT_EQ(JsonString("a\xff"
+                       "b\xc2"),
+            R"("a\ufffdb\ufffd")");
 }
 
 }  // namespace

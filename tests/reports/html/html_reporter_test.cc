@@ -1,10 +1,10 @@
 #include "reports/html/html_reporter.h"
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <regex>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "reports/html/html_assets.h"
 #include "reports/html/html_escape.h"
@@ -17,26 +17,32 @@ using testing::RenderPage;
 
 size_t Occurrences(const std::string& text, std::string_view part) {
   size_t count = 0;
-  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + part.size())) ++count;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + part.size()))
+    ++count;
   return count;
 }
 
-bool Has(const std::string& html, std::string_view part) { return html.find(part) != std::string::npos; }
+bool Has(const std::string& html, std::string_view part) {
+  return html.find(part) != std::string::npos;
+}
 
 TEST(RenderHtml, RendersEverySectionOfAComparison) {
   ampprof::testing::TempDir dir;
-  const std::vector<analyzers::Report> reports = testing::SyntheticComparison(dir, {.kernels = 3000});
+  const std::vector<analyzers::Report> reports =
+      testing::SyntheticComparison(dir, {.kernels = 3000});
   ASSERT_EQ(reports.size(), 1u);
   const std::string html = RenderPage(reports);
   EXPECT_TRUE(html.starts_with("<!DOCTYPE html>\n<html lang=\"en\">"));
   EXPECT_TRUE(html.ends_with("</html>\n"));
-  for (const char* id : {"r0-verdict", "r0-compare", "r0-timeline", "r0-timeline-fp32", "r0-timeline-amp",
-                         "r0-findings", "r0-kernels", "r0-top-kernels", "r0-quality"}) {
+  for (const char* id :
+       {"r0-verdict", "r0-compare", "r0-timeline", "r0-timeline-fp32", "r0-timeline-amp",
+        "r0-findings", "r0-kernels", "r0-top-kernels", "r0-quality"}) {
     EXPECT_TRUE(Has(html, fmt::format("id=\"{}\"", id))) << id;
   }
   // The verdict, the side-by-side runs and their stacked bars.
-  EXPECT_TRUE(std::regex_search(html, std::regex("<p class=\"headline sev-ok\">Mixed precision is 1\\.[0-9]{2}x faster "
-                                                 "than FP32</p>")));
+  EXPECT_TRUE(std::regex_search(
+      html, std::regex("<p class=\"headline sev-ok\">Mixed precision is 1\\.[0-9]{2}x faster "
+                       "than FP32</p>")));
   EXPECT_EQ(Occurrences(html, "<div class=\"run\">"), 2u);
   EXPECT_EQ(Occurrences(html, "<div class=\"bar-row\">"), 2u);
   EXPECT_TRUE(Has(html, "title=\"GEMM on CUDA cores: "));
@@ -48,8 +54,11 @@ TEST(RenderHtml, RendersEverySectionOfAComparison) {
   // Findings with their evidence and the fix from their page, code ready to copy.
   EXPECT_TRUE(Has(html, "id=\"r0-finding-gpu.launch_bound\""));
   EXPECT_TRUE(Has(html, "<h4>How to fix it</h4>"));
-  EXPECT_TRUE(Has(html, "<button type=\"button\" class=\"copy\">copy</button><pre><code>model = torch.compile("));
-  EXPECT_TRUE(Has(html, "<a href=\"#r0-finding-gpu.launch_bound\"><code>gpu.launch_bound</code></a>"))
+  EXPECT_TRUE(
+      Has(html,
+          "<button type=\"button\" class=\"copy\">copy</button><pre><code>model = torch.compile("));
+  EXPECT_TRUE(
+      Has(html, "<a href=\"#r0-finding-gpu.launch_bound\"><code>gpu.launch_bound</code></a>"))
       << "the comparison's rows link to the finding that explains them";
   EXPECT_TRUE(Has(html, "<p>No records lost or repaired.</p>"));
 }
@@ -59,7 +68,8 @@ TEST(RenderHtml, IsSelfContained) {
   const std::string html = RenderPage(testing::SyntheticComparison(dir, {.kernels = 1000}));
   EXPECT_TRUE(Has(html, ReportStylesheet()));
   EXPECT_TRUE(Has(html, ReportScript()));
-  EXPECT_FALSE(Has(html, " src=")) << "nothing is loaded: no images, scripts or frames from elsewhere";
+  EXPECT_FALSE(Has(html, " src="))
+      << "nothing is loaded: no images, scripts or frames from elsewhere";
   EXPECT_FALSE(Has(html, "<link")) << "no external stylesheet";
   EXPECT_FALSE(Has(html, "url(")) << "no fonts or images from elsewhere";
   EXPECT_FALSE(Has(html, "@import"));
@@ -94,8 +104,11 @@ TEST(RenderHtml, EscapesEverythingFromTheTrace) {
 
   EXPECT_FALSE(Has(html, "<script>alert")) << "raw markup from the trace";
   EXPECT_FALSE(Has(html, "\"q\"")) << "raw quotes could end an attribute";
-  EXPECT_GE(Occurrences(html, "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;"), 10u);
-  EXPECT_TRUE(Has(html, R"("\u003cscript>alert('x')\u003c/script> & \"q\"")")) << "the timeline's JSON";
+  EXPECT_GE(
+      Occurrences(html, "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;"),
+      10u);
+  EXPECT_TRUE(Has(html, R"("\u003cscript>alert('x')\u003c/script> & \"q\"")"))
+      << "the timeline's JSON";
   // Only the page's own script elements: its JSON blocks and the script at the end.
   EXPECT_EQ(Occurrences(html, "<script"), Occurrences(html, "</script>"));
   EXPECT_EQ(Occurrences(html, "</script>"), 2u);
@@ -112,7 +125,8 @@ TEST(RenderHtml, StaysUnderFiveMegabytesForAHugeTrace) {
   EXPECT_GT(reports[0].timeline->kernels, analyzers::kMaxTimelineItems) << "the step needs merging";
   const std::string html = RenderPage(reports);
   EXPECT_LT(html.size(), 5'000'000u);
-  EXPECT_LE(Occurrences(html, "<rect "), HtmlOptions{}.max_timeline_items + 2 * 2 + reports[0].timeline->gaps.size() +
+  EXPECT_LE(Occurrences(html, "<rect "), HtmlOptions{}.max_timeline_items + 2 * 2 +
+                                             reports[0].timeline->gaps.size() +
                                              reports[0].baseline_timeline->gaps.size());
   // Sixteen ranks of it share the page's timeline budget.
   const std::vector<analyzers::Report> ranks(16, reports[0]);
