@@ -67,15 +67,13 @@ Window MiddleWindow(const AnalysisInput& input, const model::Device& device) {
     window.start = std::min(window.start, kernels.start[kernel]);
     window.end = std::max(window.end, kernels.end[kernel]);
   }
-  if (first == 0 && last == total)
-    return {window, "the whole run: the trace marks no training steps"};
-  return {window,
-          fmt::format(
-              "kernels {} to {} of {}: the trace marks no training steps, so a stretch from the "
-              "middle of the run",
-              base::FormatCount(static_cast<int64_t>(first + 1)),
-              base::FormatCount(static_cast<int64_t>(last)),
-              base::FormatCount(static_cast<int64_t>(total)))};
+  // Fewer than kMinSteps steps are no loop (steps.h), though a summary may still count them.
+  const std::string why = fmt::format("no training loop of {} or more steps found", kMinSteps);
+  if (first == 0 && last == total) return {window, "the whole run: " + why};
+  return {window, fmt::format("kernels {} to {} of {}: {}, so a stretch from the middle of the run",
+                              base::FormatCount(static_cast<int64_t>(first + 1)),
+                              base::FormatCount(static_cast<int64_t>(last)),
+                              base::FormatCount(static_cast<int64_t>(total)), why)};
 }
 
 // At most kMaxTimelineNameLength bytes, cut in the middle (namespace and tile configuration both

@@ -246,7 +246,7 @@ void RenderTimelines(const Context& ctx, std::ostream& out) {
   const Report& report = ctx.report;
   fmt::print(
       out,
-      "<section class=\"timelines\" id=\"{}\">\n<h2>GPU timeline of a representative step</h2>\n",
+      "<section class=\"timelines\" id=\"{}\">\n<h2>GPU timeline</h2>\n",
       ctx.Anchor("timeline"));
   out << "<p class=\"hint\">Kernels coloured by category, stream by stream; the shaded background "
          "is the time the "

@@ -86,7 +86,7 @@ TEST(BuildTimeline, ShowsTheWholeRunWhenItHasNoStepsAndFewKernels) {
   EXPECT_EQ(timeline->kernels, 50u);
   EXPECT_EQ(timeline->items.size(), 50u);
   EXPECT_EQ(timeline->window.duration(), 50 * 1'001 - 1);
-  EXPECT_EQ(timeline->window_label, "the whole run: the trace marks no training steps");
+  EXPECT_EQ(timeline->window_label, "the whole run: no training loop of 3 or more steps found");
 }
 
 TEST(BuildTimeline, TakesAStretchFromTheMiddleOfALongRunWithoutSteps) {

@@ -106,7 +106,11 @@
       const step = niceStep(span, 8);
       for (let t = Math.ceil(view.from / step) * step; t <= view.to; t += step) {
         const label = document.createElement("span");
-        label.style.left = (100 * (t - view.from) / span) + "%";
+        const at = 100 * (t - view.from) / span;
+        label.style.left = at + "%";
+        // Centred on its tick, but kept inside the plot at both ends.
+        if (at > 90) label.style.transform = "translateX(-100%)";
+        else if (at > 3) label.style.transform = "translateX(-50%)";
         label.textContent = formatMicros(t);
         axis.appendChild(label);
       }
