@@ -61,11 +61,13 @@ BrowserRun RunChromium(const std::string& chromium, const std::string& page,
                        int width = 1280, int height = 2000) {
   const std::string log = work + "/chromium.log";
   const std::string dom = work + "/dom.html";
-  // No sandbox: CI runs as root, where Chromium refuses its sandbox; the page is our own file.
+  // No sandbox: CI runs as root, where Chromium refuses its sandbox; the page is our own file. No
+  // /dev/shm: containers give it 64 MB, which Chromium can outgrow. A profile of its own per test, so
+  // that tests run in parallel.
   std::string command = fmt::format(
-      "timeout 120 '{}' --headless --no-sandbox --disable-gpu --no-first-run --hide-scrollbars "
-      "--disable-extensions --user-data-dir='{}/profile' --enable-logging=stderr --v=0 "
-      "--window-size={},{} ",
+      "timeout 120 '{}' --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run "
+      "--hide-scrollbars --disable-extensions --user-data-dir='{}/profile' --enable-logging=stderr "
+      "--v=0 --window-size={},{} ",
       chromium, work, width, height);
   command += screenshot.empty() ? "--dump-dom " : fmt::format("--screenshot='{}' ", screenshot);
   command += fmt::format("'file://{}' > '{}' 2> '{}'", page, dom, log);
