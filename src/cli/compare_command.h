@@ -1,10 +1,8 @@
-#ifndef AMPPROF_SRC_CLI_WORKLOAD_COMMANDS_H_
-#define AMPPROF_SRC_CLI_WORKLOAD_COMMANDS_H_
+#ifndef AMPPROF_SRC_CLI_COMPARE_COMMAND_H_
+#define AMPPROF_SRC_CLI_COMPARE_COMMAND_H_
 
-// `ampprof run` and `ampprof compare`: trace a workload, once or in FP32 and mixed precision. Both need
-// the CUPTI collector (libampprof_inject.so), which is not part of this version: the commands accept
-// their documented command line and say so, exiting with kExitUnavailable, rather than run the workload
-// untraced.
+// `ampprof compare [options] -- CMD ARGS...`: run a program in FP32 and in mixed precision, trace both
+// and explain the difference.
 
 #include <CLI/CLI.hpp>
 
@@ -12,9 +10,8 @@
 
 namespace ampprof::cli {
 
-CommandAction AddRunCommand(CLI::App& app);
 CommandAction AddCompareCommand(CLI::App& app);
 
 }  // namespace ampprof::cli
 
-#endif  // AMPPROF_SRC_CLI_WORKLOAD_COMMANDS_H_
+#endif  // AMPPROF_SRC_CLI_COMPARE_COMMAND_H_
