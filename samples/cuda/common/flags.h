@@ -12,7 +12,7 @@ namespace ampsample {
 class Flags {
  public:
   // `summary` is the first line of --help: what the sample reproduces.
-  Flags(std::string summary);
+  explicit Flags(std::string summary);
 
   // The flag's current value is its default, shown in --help.
   void AddInt(std::string name, int64_t* value, int64_t min_value, std::string help);
