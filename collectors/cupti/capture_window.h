@@ -30,9 +30,9 @@ enum class CaptureState : uint8_t { kWaiting, kRecording, kFinished };
 
 enum class CaptureAction : uint8_t {
   kNone,
-  kScheduleStart,    // arm a timer for config.delay; its expiry is OnDelayElapsed()
-  kStartRecording,   // enable the activity kinds; with a duration, arm a timer for OnDurationElapsed()
-  kStopRecording,    // disable, flush, detach CUPTI
+  kScheduleStart,  // arm a timer for config.delay; its expiry is OnDelayElapsed()
+  kStartRecording,  // enable the activity kinds; with a duration, arm a timer for OnDurationElapsed()
+  kStopRecording,  // disable, flush, detach CUPTI
 };
 
 class CaptureWindow {

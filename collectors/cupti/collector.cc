@@ -2,6 +2,7 @@
 
 #include <cupti.h>
 #include <dlfcn.h>
+#include <fmt/format.h>
 #include <pthread.h>
 #include <time.h>
 #include <unistd.h>
@@ -20,8 +21,6 @@
 #include <thread>
 #include <utility>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "collectors/cupti/api_callbacks.h"
 #include "collectors/cupti/capture_window.h"
@@ -89,11 +88,16 @@ std::string LoadedCuptiPath() {
 // kernels. RUNTIME and DRIVER are not enabled as kinds: the calls in api_callbacks.h are enabled one
 // by one instead, so CUPTI records those and nothing else.
 constexpr std::array kRecordedKinds = {
-    CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
-    CUPTI_ACTIVITY_KIND_MEMCPY2,           CUPTI_ACTIVITY_KIND_MEMSET,
-    CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,   CUPTI_ACTIVITY_KIND_MEMORY2,
-    CUPTI_ACTIVITY_KIND_MARKER,            CUPTI_ACTIVITY_KIND_MARKER_DATA,
-    CUPTI_ACTIVITY_KIND_NAME,              CUPTI_ACTIVITY_KIND_OVERHEAD,
+    CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+    CUPTI_ACTIVITY_KIND_MEMCPY,
+    CUPTI_ACTIVITY_KIND_MEMCPY2,
+    CUPTI_ACTIVITY_KIND_MEMSET,
+    CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
+    CUPTI_ACTIVITY_KIND_MEMORY2,
+    CUPTI_ACTIVITY_KIND_MARKER,
+    CUPTI_ACTIVITY_KIND_MARKER_DATA,
+    CUPTI_ACTIVITY_KIND_NAME,
+    CUPTI_ACTIVITY_KIND_OVERHEAD,
     CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
 };
 // Kinds whose existing objects CUPTI describes again when enabled (cuptiActivityEnableAndDump), so a
@@ -219,15 +223,18 @@ class Collector {
     }
     // The record structs read here are CUPTI 13's (record_conversion.h).
     if (version / 10000 != CUPTI_API_VERSION / 10000) {
-      Say(fmt::format("{} has CUPTI API version {}, this collector was built for {}.x; recording "
+      Say(
+          fmt::format("{} has CUPTI API version {}, this collector was built for {}.x; recording "
                       "nothing",
                       LoadedCuptiPath(), version, CUPTI_API_VERSION / 10000));
       return false;
     }
 
-    const ProcessIdentity identity = ReadProcessIdentity(static_cast<uint32_t>(pid_), &ProcessEnvironment);
+    const ProcessIdentity identity =
+        ReadProcessIdentity(static_cast<uint32_t>(pid_), &ProcessEnvironment);
     const std::string path = fmt::format("{}/{}", config->output_dir, TraceFileName(identity));
-    base::StatusOr<std::unique_ptr<records::AmptWriter>> writer = records::AmptWriter::Create(path, {});
+    base::StatusOr<std::unique_ptr<records::AmptWriter>> writer =
+        records::AmptWriter::Create(path, {});
     if (!writer.ok()) {
       Say(fmt::format("{}; recording nothing", writer.status().message()));
       return false;
@@ -246,7 +253,8 @@ class Collector {
       const std::string why =
           subscribed == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED
               ? fmt::format("another CUPTI tool is attached ({}), and CUPTI allows one",
-                            other_tool[0] != '\0' ? std::string(other_tool.data()) : "it did not give its name")
+                            other_tool[0] != '\0' ? std::string(other_tool.data())
+                                                  : "it did not give its name")
               : fmt::format("cuptiSubscribe failed: {}", CuptiErrorText(subscribed));
       (*writer)->SetMetadata("collector_mode", fmt::format("off: {}", why));
       static_cast<void>((*writer)->Close());
@@ -260,15 +268,17 @@ class Collector {
     // Before any kind is enabled, as CUPTI requires; without it CUPTI's own clock (REALTIME) stamps
     // everything, which is still one clock.
     const bool own_clock = cuptiActivityRegisterTimestampCallback(&MonotonicNs) == CUPTI_SUCCESS;
-    (*writer)->SetMetadata("clock", own_clock ? "CLOCK_MONOTONIC" : "CLOCK_REALTIME (CUPTI's default)");
+    (*writer)->SetMetadata("clock",
+                           own_clock ? "CLOCK_MONOTONIC" : "CLOCK_REALTIME (CUPTI's default)");
     if (own_clock) {
-      (*writer)->SetMetadata("clock_realtime_offset_ns", fmt::format("{}", RealtimeMinusMonotonicNs()));
+      (*writer)->SetMetadata("clock_realtime_offset_ns",
+                             fmt::format("{}", RealtimeMinusMonotonicNs()));
     }
     // The pool hands out zeroed buffers, so CUPTI need not zero them on the application's thread.
     uint8_t zeroed = 1;
     size_t zeroed_size = sizeof zeroed;
-    static_cast<void>(
-        cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, &zeroed_size, &zeroed));
+    static_cast<void>(cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER,
+                                                &zeroed_size, &zeroed));
 
     auto context = std::make_shared<ConversionContext>(static_cast<uint32_t>(pid_));
     base::StatusOr<std::unique_ptr<WriterPipeline>> pipeline = WriterPipeline::Start(
@@ -284,10 +294,11 @@ class Collector {
     }
     pipeline_ = std::move(*pipeline);
 
-    if (const CUptiResult result =
-            cuptiActivityRegisterCallbacks(&Collector::OnBufferRequested, &Collector::OnBufferCompleted);
+    if (const CUptiResult result = cuptiActivityRegisterCallbacks(&Collector::OnBufferRequested,
+                                                                  &Collector::OnBufferCompleted);
         result != CUPTI_SUCCESS) {
-      Say(fmt::format("cuptiActivityRegisterCallbacks failed ({}); recording nothing", CuptiErrorText(result)));
+      Say(fmt::format("cuptiActivityRegisterCallbacks failed ({}); recording nothing",
+                      CuptiErrorText(result)));
       pipeline_->SetMetadata("collector_mode", "off: CUPTI refused the activity buffer callbacks");
       static_cast<void>(pipeline_->Stop());
       Detach();
@@ -296,12 +307,15 @@ class Collector {
 
     window_.emplace(*config);
     if (window_->needs_profiler_api_callbacks()) {
-      for (const CUpti_CallbackId cbid : {CUPTI_DRIVER_TRACE_CBID_cuProfilerStart, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop}) {
-        if (const CUptiResult result = cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
+      for (const CUpti_CallbackId cbid :
+           {CUPTI_DRIVER_TRACE_CBID_cuProfilerStart, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop}) {
+        if (const CUptiResult result =
+                cuptiEnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
             result != CUPTI_SUCCESS) {
           Say(fmt::format("cannot watch cudaProfilerStart/Stop ({}); recording nothing",
                           CuptiErrorText(result)));
-          pipeline_->SetMetadata("collector_mode", "off: CUPTI cannot watch cudaProfilerStart/Stop");
+          pipeline_->SetMetadata("collector_mode",
+                                 "off: CUPTI cannot watch cudaProfilerStart/Stop");
           static_cast<void>(pipeline_->Stop());
           Detach();
           return false;
@@ -327,7 +341,8 @@ class Collector {
     writer.SetMetadata("workload", identity.command);
     writer.SetMetadata("cupti_api_version", fmt::format("{}", cupti_version));
     writer.SetMetadata("cupti_library", LoadedCuptiPath());
-    writer.SetMetadata("nvtx_injection_library", ProcessEnvironment("NVTX_INJECTION64_PATH").value_or(""));
+    writer.SetMetadata("nvtx_injection_library",
+                       ProcessEnvironment("NVTX_INJECTION64_PATH").value_or(""));
     writer.SetMetadata("capture_range", CaptureRangeName(config.capture_range));
     records::ProcessRecord process;
     process.pid = identity.pid;
@@ -346,7 +361,8 @@ class Collector {
       case CaptureAction::kNone:
         return;
       case CaptureAction::kScheduleStart:
-        if (!timer_.Arm(window_->config().delay, [this] { OnTimer(&CaptureWindow::OnDelayElapsed); })) {
+        if (!timer_.Arm(window_->config().delay,
+                        [this] { OnTimer(&CaptureWindow::OnDelayElapsed); })) {
           Say("cannot start the --delay timer; recording from now");
           OnTimer(&CaptureWindow::OnDelayElapsed);
         }
@@ -354,8 +370,8 @@ class Collector {
       case CaptureAction::kStartRecording:
         StartRecording();
         if (window_->config().duration) {
-          static_cast<void>(
-              timer_.Arm(*window_->config().duration, [this] { OnTimer(&CaptureWindow::OnDurationElapsed); }));
+          static_cast<void>(timer_.Arm(*window_->config().duration,
+                                       [this] { OnTimer(&CaptureWindow::OnDurationElapsed); }));
         }
         return;
       case CaptureAction::kStopRecording:
@@ -383,19 +399,24 @@ class Collector {
   void StartRecording() noexcept {
     std::string refused;
     const auto note = [&refused](std::string_view what, CUptiResult result) {
-      refused += fmt::format("{}{} ({})", refused.empty() ? "" : "; ", what, CuptiErrorText(result));
+      refused +=
+          fmt::format("{}{} ({})", refused.empty() ? "" : "; ", what, CuptiErrorText(result));
     };
     for (const CUpti_ActivityKind kind : kDumpedKinds) {
-      if (const CUptiResult r = cuptiActivityEnableAndDump(kind); r != CUPTI_SUCCESS) note(fmt::format("kind {}", static_cast<int>(kind)), r);
+      if (const CUptiResult r = cuptiActivityEnableAndDump(kind); r != CUPTI_SUCCESS)
+        note(fmt::format("kind {}", static_cast<int>(kind)), r);
     }
     for (const CUpti_ActivityKind kind : kRecordedKinds) {
-      if (const CUptiResult r = cuptiActivityEnable(kind); r != CUPTI_SUCCESS) note(fmt::format("kind {}", static_cast<int>(kind)), r);
+      if (const CUptiResult r = cuptiActivityEnable(kind); r != CUPTI_SUCCESS)
+        note(fmt::format("kind {}", static_cast<int>(kind)), r);
     }
     for (const ApiCallback& call : RuntimeApiCallbacks()) {
-      if (const CUptiResult r = cuptiActivityEnableRuntimeApi(call.cbid, 1); r != CUPTI_SUCCESS) note(call.name, r);
+      if (const CUptiResult r = cuptiActivityEnableRuntimeApi(call.cbid, 1); r != CUPTI_SUCCESS)
+        note(call.name, r);
     }
     for (const ApiCallback& call : DriverApiCallbacks()) {
-      if (const CUptiResult r = cuptiActivityEnableDriverApi(call.cbid, 1); r != CUPTI_SUCCESS) note(call.name, r);
+      if (const CUptiResult r = cuptiActivityEnableDriverApi(call.cbid, 1); r != CUPTI_SUCCESS)
+        note(call.name, r);
     }
     pipeline_->SetMetadata("capture_started_ns", fmt::format("{}", MonotonicNs()));
     if (!refused.empty()) {
@@ -406,10 +427,14 @@ class Collector {
   }
 
   void StopRecording() noexcept {
-    for (const CUpti_ActivityKind kind : kRecordedKinds) static_cast<void>(cuptiActivityDisable(kind));
-    for (const CUpti_ActivityKind kind : kDumpedKinds) static_cast<void>(cuptiActivityDisable(kind));
-    for (const ApiCallback& call : RuntimeApiCallbacks()) static_cast<void>(cuptiActivityEnableRuntimeApi(call.cbid, 0));
-    for (const ApiCallback& call : DriverApiCallbacks()) static_cast<void>(cuptiActivityEnableDriverApi(call.cbid, 0));
+    for (const CUpti_ActivityKind kind : kRecordedKinds)
+      static_cast<void>(cuptiActivityDisable(kind));
+    for (const CUpti_ActivityKind kind : kDumpedKinds)
+      static_cast<void>(cuptiActivityDisable(kind));
+    for (const ApiCallback& call : RuntimeApiCallbacks())
+      static_cast<void>(cuptiActivityEnableRuntimeApi(call.cbid, 0));
+    for (const ApiCallback& call : DriverApiCallbacks())
+      static_cast<void>(cuptiActivityEnableDriverApi(call.cbid, 0));
     pipeline_->SetMetadata("capture_stopped_ns", fmt::format("{}", MonotonicNs()));
     // Every buffer, even those holding records CUPTI has not completed (kept, flagged: see
     // record_conversion.h), then the file is complete and closed.
@@ -449,11 +474,12 @@ class Collector {
 
   // ---- Entry points CUPTI and the C library call. ----
 
-  static void CUPTIAPI OnBufferRequested(uint8_t** buffer, size_t* size, size_t* max_records) noexcept {
+  static void CUPTIAPI OnBufferRequested(uint8_t** buffer, size_t* size,
+                                         size_t* max_records) noexcept {
     Collector& self = Instance();
     *buffer = nullptr;
     *size = 0;
-    *max_records = 0;  // as many as fit
+    *max_records = 0;                                                // as many as fit
     if (getpid() != self.pid_ || self.pipeline_ == nullptr) return;  // CUPTI drops and counts them
     *buffer = self.pipeline_->RequestBuffer();
     if (*buffer != nullptr) *size = self.pipeline_->buffer_bytes();
@@ -465,13 +491,14 @@ class Collector {
     if (getpid() != self.pid_ || self.pipeline_ == nullptr) return;
     self.pipeline_->CompleteBuffer(buffer, valid_bytes);
     size_t dropped = 0;
-    if (cuptiActivityGetNumDroppedRecords(context, stream_id, &dropped) == CUPTI_SUCCESS && dropped > 0) {
+    if (cuptiActivityGetNumDroppedRecords(context, stream_id, &dropped) == CUPTI_SUCCESS &&
+        dropped > 0) {
       self.pipeline_->AddDroppedRecords(dropped);
     }
   }
 
-  static void CUPTIAPI OnCallback(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
-                                  const void* data) noexcept {
+  static void CUPTIAPI OnCallback(void* userdata, CUpti_CallbackDomain domain,
+                                  CUpti_CallbackId cbid, const void* data) noexcept {
     try {
       auto* self = static_cast<Collector*>(userdata);
       if (getpid() != self->pid_ || data == nullptr) return;
@@ -486,8 +513,10 @@ class Collector {
       CaptureAction action = CaptureAction::kNone;
       {
         std::lock_guard lock(self->window_mutex_);
-        if (cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart) action = self->window_->OnProfilerStart();
-        if (cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStop) action = self->window_->OnProfilerStop();
+        if (cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart)
+          action = self->window_->OnProfilerStart();
+        if (cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStop)
+          action = self->window_->OnProfilerStop();
       }
       self->Perform(action, /*at_api_exit=*/true);
     } catch (...) {

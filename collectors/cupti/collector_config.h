@@ -37,7 +37,8 @@ enum class CaptureRange : uint8_t {
   kCudaProfilerApi,  // from the first cudaProfilerStart to the next cudaProfilerStop
 };
 
-std::string_view CaptureRangeName(CaptureRange range);  // "none", "cudaProfilerApi": as in the variable
+std::string_view CaptureRangeName(
+    CaptureRange range);  // "none", "cudaProfilerApi": as in the variable
 
 struct CollectorConfig {
   std::string output_dir = ".";

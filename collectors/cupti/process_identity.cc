@@ -1,5 +1,6 @@
 #include "collectors/cupti/process_identity.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <array>
@@ -7,8 +8,6 @@
 #include <fstream>
 #include <iterator>
 #include <optional>
-
-#include <fmt/format.h>
 
 namespace ampprof::cupti {
 namespace {
@@ -74,7 +73,8 @@ ProcessIdentity ReadProcessIdentity(uint32_t pid, const EnvironmentLookup& envir
 }
 
 std::string TraceFileName(const ProcessIdentity& identity) {
-  if (identity.rank >= 0) return fmt::format("ampprof-rank{}-pid{}.ampt", identity.rank, identity.pid);
+  if (identity.rank >= 0)
+    return fmt::format("ampprof-rank{}-pid{}.ampt", identity.rank, identity.pid);
   return fmt::format("ampprof-pid{}.ampt", identity.pid);
 }
 

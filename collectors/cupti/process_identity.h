@@ -24,10 +24,10 @@ namespace ampprof::cupti {
 
 struct ProcessIdentity {
   uint32_t pid = 0;
-  int32_t rank = -1;        // -1: not distributed, or the launcher did not say
+  int32_t rank = -1;  // -1: not distributed, or the launcher did not say
   int32_t local_rank = -1;
-  int32_t world_size = 0;   // 0: unknown
-  std::string command;      // the command line, arguments separated by spaces
+  int32_t world_size = 0;  // 0: unknown
+  std::string command;     // the command line, arguments separated by spaces
   std::string hostname;
 };
 

@@ -1,12 +1,11 @@
 #include "src/cli/collector_setup.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <system_error>
-
-#include <fmt/format.h>
 
 namespace ampprof::cli {
 namespace {
@@ -61,14 +60,16 @@ base::StatusOr<CollectorFiles> FindCollector() {
     const std::filesystem::path beside = executable.parent_path() / kInjectionFileName;
     if (error || !IsRegularFile(beside)) {
       return base::NotFoundError(
-          "the collector {} is not beside the ampprof executable ({}); build the ampprof_inject target, "
+          "the collector {} is not beside the ampprof executable ({}); build the ampprof_inject "
+          "target, "
           "or point AMPPROF_INJECTION_LIBRARY at it",
           kInjectionFileName, error ? "unknown location" : executable.parent_path().string());
     }
     files.injection_library = beside.string();
   }
   if (auto path = ProcessEnvironment("AMPPROF_CUPTI_LIBRARY"); path && !path->empty()) {
-    if (!IsRegularFile(*path)) return base::NotFoundError("AMPPROF_CUPTI_LIBRARY={}: no such file", *path);
+    if (!IsRegularFile(*path))
+      return base::NotFoundError("AMPPROF_CUPTI_LIBRARY={}: no such file", *path);
     files.cupti_library = *path;
     return files;
   }
@@ -87,7 +88,8 @@ base::StatusOr<CollectorFiles> FindCollector() {
 #endif
 }
 
-TracedEnvironment TracedRunEnvironment(const CaptureOptions& capture, const CollectorFiles& collector,
+TracedEnvironment TracedRunEnvironment(const CaptureOptions& capture,
+                                       const CollectorFiles& collector,
                                        const EnvironmentLookup& environment) {
   TracedEnvironment traced;
   const std::optional<std::string> cuda_tool = environment("CUDA_INJECTION64_PATH");
@@ -103,9 +105,11 @@ TracedEnvironment TracedRunEnvironment(const CaptureOptions& capture, const Coll
       {"CUDA_INJECTION64_PATH", collector.injection_library},
       {"NVTX_INJECTION64_PATH", collector.cupti_library},
       {"AMPPROF_OUTPUT_DIR", capture.output_dir},
-      {"AMPPROF_CAPTURE_RANGE", capture.range == CaptureRangeOption::kCudaProfilerApi ? "cudaProfilerApi" : "none"},
+      {"AMPPROF_CAPTURE_RANGE",
+       capture.range == CaptureRangeOption::kCudaProfilerApi ? "cudaProfilerApi" : "none"},
   };
-  if (capture.delay_seconds) traced.variables.emplace_back("AMPPROF_DELAY_S", Seconds(*capture.delay_seconds));
+  if (capture.delay_seconds)
+    traced.variables.emplace_back("AMPPROF_DELAY_S", Seconds(*capture.delay_seconds));
   if (capture.duration_seconds) {
     traced.variables.emplace_back("AMPPROF_DURATION_S", Seconds(*capture.duration_seconds));
   }

@@ -55,7 +55,8 @@ struct TracedEnvironment {
 
 using EnvironmentLookup = std::function<std::optional<std::string>(std::string_view name)>;
 
-TracedEnvironment TracedRunEnvironment(const CaptureOptions& capture, const CollectorFiles& collector,
+TracedEnvironment TracedRunEnvironment(const CaptureOptions& capture,
+                                       const CollectorFiles& collector,
                                        const EnvironmentLookup& environment);
 
 }  // namespace ampprof::cli

@@ -18,7 +18,8 @@ base::StatusOr<std::string> PrepareOutputDirectory(const std::string& path, bool
     return base::InvalidArgumentError("{}: exists and is not a directory", path);
   }
   fs::create_directories(directory, error);
-  if (error) return base::IoError("{}: cannot create the output directory: {}", path, error.message());
+  if (error)
+    return base::IoError("{}: cannot create the output directory: {}", path, error.message());
   if (access(directory.c_str(), W_OK | X_OK) != 0) {
     return base::IoError("{}: the output directory is not writable", path);
   }
@@ -27,10 +28,12 @@ base::StatusOr<std::string> PrepareOutputDirectory(const std::string& path, bool
   for (const fs::directory_entry& entry : fs::directory_iterator(directory, error)) {
     if (entry.path().extension() == ".ampt") earlier.push_back(entry.path());
   }
-  if (error) return base::IoError("{}: cannot list the output directory: {}", path, error.message());
+  if (error)
+    return base::IoError("{}: cannot list the output directory: {}", path, error.message());
   if (!earlier.empty() && !replace) {
     return base::InvalidArgumentError(
-        "{}: holds {} trace(s) of an earlier run ({}...); pass --force to replace them, or -o another "
+        "{}: holds {} trace(s) of an earlier run ({}...); pass --force to replace them, or -o "
+        "another "
         "directory",
         path, earlier.size(), earlier.front().filename().string());
   }

@@ -1,10 +1,10 @@
 #include "src/cli/collector_setup.h"
 
-#include <map>
-#include <string>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <map>
+#include <string>
 
 namespace ampprof::cli {
 namespace {
@@ -20,7 +20,8 @@ EnvironmentLookup FakeEnvironment(std::map<std::string, std::string> variables) 
   };
 }
 
-const CollectorFiles kCollector{"/opt/ampprof/lib/libampprof_inject.so", "/usr/local/cuda/lib64/libcupti.so.13"};
+const CollectorFiles kCollector{"/opt/ampprof/lib/libampprof_inject.so",
+                                "/usr/local/cuda/lib64/libcupti.so.13"};
 
 TEST(CollectorSetupTest, PointsCudaAndNvtxAtTheCollectorAndPassesTheSettings) {
   CaptureOptions capture;
@@ -29,7 +30,8 @@ TEST(CollectorSetupTest, PointsCudaAndNvtxAtTheCollectorAndPassesTheSettings) {
   capture.duration_seconds = 2.5;
   const TracedEnvironment traced = TracedRunEnvironment(capture, kCollector, FakeEnvironment({}));
   EXPECT_FALSE(traced.other_tool.has_value());
-  EXPECT_THAT(traced.variables, Contains(Pair("CUDA_INJECTION64_PATH", kCollector.injection_library)));
+  EXPECT_THAT(traced.variables,
+              Contains(Pair("CUDA_INJECTION64_PATH", kCollector.injection_library)));
   EXPECT_THAT(traced.variables, Contains(Pair("NVTX_INJECTION64_PATH", kCollector.cupti_library)));
   EXPECT_THAT(traced.variables, Contains(Pair("AMPPROF_OUTPUT_DIR", "/work/out")));
   EXPECT_THAT(traced.variables, Contains(Pair("AMPPROF_CAPTURE_RANGE", "cudaProfilerApi")));
@@ -51,7 +53,8 @@ TEST(CollectorSetupTest, AnotherToolKeepsItsPlace) {
   for (const auto& [name, value] : std::map<std::string, std::string>{
            {"CUDA_INJECTION64_PATH", "/opt/nsys/target-linux-x64/libToolsInjection64.so"},
            {"NVTX_INJECTION64_PATH", "/opt/nsys/target-linux-x64/libToolsInjection64.so"}}) {
-    const TracedEnvironment traced = TracedRunEnvironment({}, kCollector, FakeEnvironment({{name, value}}));
+    const TracedEnvironment traced =
+        TracedRunEnvironment({}, kCollector, FakeEnvironment({{name, value}}));
     ASSERT_TRUE(traced.other_tool.has_value()) << name;
     EXPECT_EQ(*traced.other_tool, name + "=" + value);
     EXPECT_TRUE(traced.variables.empty());
@@ -64,7 +67,8 @@ TEST(CollectorSetupTest, NoneOrOurOwnCollectorIsNotAnotherTool) {
            {{"CUDA_INJECTION64_PATH", ""}},
            {{"CUDA_INJECTION64_PATH", kCollector.injection_library},
             {"NVTX_INJECTION64_PATH", kCollector.cupti_library}}}) {
-    const TracedEnvironment traced = TracedRunEnvironment({}, kCollector, FakeEnvironment(environment));
+    const TracedEnvironment traced =
+        TracedRunEnvironment({}, kCollector, FakeEnvironment(environment));
     EXPECT_FALSE(traced.other_tool.has_value());
     EXPECT_FALSE(traced.variables.empty());
   }

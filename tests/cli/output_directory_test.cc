@@ -1,13 +1,12 @@
 #include "src/cli/output_directory.h"
 
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "tests/testing/temp_dir.h"
 
@@ -34,7 +33,8 @@ TEST(OutputDirectoryTest, TracesOfAnEarlierRunAreNeverSilentlyOverwritten) {
   Touch(dir.File("notes.txt"));
   const auto refused = PrepareOutputDirectory(dir.path(), false);
   ASSERT_FALSE(refused.ok());
-  EXPECT_NE(refused.status().message().find("--force"), std::string::npos) << refused.status().message();
+  EXPECT_NE(refused.status().message().find("--force"), std::string::npos)
+      << refused.status().message();
   EXPECT_TRUE(fs::exists(dir.File("ampprof-pid1.ampt")));
 
   const auto replaced = PrepareOutputDirectory(dir.path(), true);
@@ -66,7 +66,8 @@ TEST(OutputDirectoryTest, AnUnwritableDirectoryIsAnErrorBeforeTheRun) {
 TEST(OutputDirectoryTest, ADirectoryThatCannotBeCreatedIsAnErrorEvenForRoot) {
   const auto prepared = PrepareOutputDirectory("/proc/ampprof-cannot-exist/out", false);
   ASSERT_FALSE(prepared.ok());
-  EXPECT_NE(prepared.status().message().find("cannot create the output directory"), std::string::npos)
+  EXPECT_NE(prepared.status().message().find("cannot create the output directory"),
+            std::string::npos)
       << prepared.status().message();
 }
 

@@ -1,8 +1,8 @@
 #include "collectors/cupti/capture_window.h"
 
-#include <chrono>
-
 #include <gtest/gtest.h>
+
+#include <chrono>
 
 namespace ampprof::cupti {
 namespace {

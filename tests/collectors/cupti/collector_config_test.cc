@@ -1,10 +1,10 @@
 #include "collectors/cupti/collector_config.h"
 
+#include <gtest/gtest.h>
+
 #include <chrono>
 #include <map>
 #include <string>
-
-#include <gtest/gtest.h>
 
 namespace ampprof::cupti {
 namespace {
@@ -31,10 +31,11 @@ TEST(CollectorConfigTest, NothingSetRecordsTheWholeRunIntoTheWorkingDirectory) {
 }
 
 TEST(CollectorConfigTest, ReadsEveryVariable) {
-  const auto config = ReadCollectorConfig(FakeEnvironment({{"AMPPROF_OUTPUT_DIR", "/tmp/run"},
-                                                           {"AMPPROF_CAPTURE_RANGE", "cudaProfilerApi"},
-                                                           {"AMPPROF_DELAY_S", "1.5"},
-                                                           {"AMPPROF_DURATION_S", "20"}}));
+  const auto config =
+      ReadCollectorConfig(FakeEnvironment({{"AMPPROF_OUTPUT_DIR", "/tmp/run"},
+                                           {"AMPPROF_CAPTURE_RANGE", "cudaProfilerApi"},
+                                           {"AMPPROF_DELAY_S", "1.5"},
+                                           {"AMPPROF_DURATION_S", "20"}}));
   ASSERT_TRUE(config.ok()) << config.status().ToString();
   EXPECT_EQ(config->output_dir, "/tmp/run");
   EXPECT_EQ(config->capture_range, CaptureRange::kCudaProfilerApi);

@@ -6,6 +6,7 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,8 +17,6 @@
 #include <functional>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "collectors/records/ampt_reader.h"
 #include "collectors/records/record_set.h"
@@ -49,7 +48,8 @@ ChildResult RunInChild(const std::function<int()>& body) {
   ChildResult result;
   char buffer[4096];
   ssize_t got = 0;
-  while ((got = read(pipe_fds[0], buffer, sizeof buffer)) > 0) result.stderr_text.append(buffer, size_t(got));
+  while ((got = read(pipe_fds[0], buffer, sizeof buffer)) > 0)
+    result.stderr_text.append(buffer, size_t(got));
   close(pipe_fds[0]);
   int status = 0;
   EXPECT_EQ(waitpid(pid, &status, 0), pid);
@@ -94,7 +94,8 @@ TEST(InjectionTest, LoadingWithoutAGpuReturnsCleanlyAndKeepsTheExitStatus) {
     ASSERT_TRUE(status.ok()) << status.ToString();
     EXPECT_EQ(set.metadata["source"], "ampprof CUPTI collector");
     EXPECT_FALSE(set.metadata["collector_mode"].empty());
-    EXPECT_EQ(trace.filename().string(), "ampprof-pid" + std::to_string(set.processes.at(0).pid) + ".ampt");
+    EXPECT_EQ(trace.filename().string(),
+              "ampprof-pid" + std::to_string(set.processes.at(0).pid) + ".ampt");
   }
   // Every line the collector printed is one of its own, one line each.
   for (size_t at = 0; at < child.stderr_text.size();) {
@@ -125,7 +126,8 @@ TEST(InjectionTest, ForkedChildrenExitUntouched) {
     const pid_t worker = fork();
     if (worker == 0) std::exit(5);
     int status = 0;
-    if (waitpid(worker, &status, 0) != worker || !WIFEXITED(status) || WEXITSTATUS(status) != 5) return 3;
+    if (waitpid(worker, &status, 0) != worker || !WIFEXITED(status) || WEXITSTATUS(status) != 5)
+      return 3;
     return 0;
   });
   EXPECT_EQ(child.exit_code, 0) << child.stderr_text;
