@@ -10,6 +10,7 @@
 #include "analyzers/steps.h"
 #include "analyzers/summary.h"
 #include "src/base/format.h"
+#include "src/model/queries.h"
 
 namespace ampprof::analyzers {
 namespace {
@@ -123,6 +124,7 @@ ComparedRun Describe(const RunProfile& run, const GpuBreakdown& breakdown, Compa
     described.kernels_per_unit = static_cast<double>(breakdown.kernels) / static_cast<double>(breakdown.units);
   }
   described.reduced_precision = run.reduced_matrix_kernels > 0;
+  described.peak_allocated_bytes = run.peak_allocated_bytes;
   return described;
 }
 
@@ -366,6 +368,7 @@ RunProfile ProfileRun(const AnalysisInput& input) {
   profile.compute_major = busiest.compute_major;
   profile.compute_minor = busiest.compute_minor;
   profile.whole = Breakdown(input, *device, {0, base::kMaxTraceTime}, 1);
+  profile.peak_allocated_bytes = model::PeakDeviceAllocated(model, *device);
 
   const std::optional<Steps>& steps = input.steps();
   if (!steps || steps->measured().empty()) return profile;

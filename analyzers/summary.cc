@@ -51,23 +51,6 @@ std::string DescribeCollectorRecording(const TraceModel& model) {
   return fmt::format("{}", fmt::join(notes, "; "));
 }
 
-std::optional<uint64_t> PeakAllocated(const TraceModel& model, model::DeviceRow device) {
-  const model::MemoryTable& memory = model.memory();  // in timestamp order
-  int64_t allocated = 0;
-  int64_t peak = 0;
-  bool any = false;
-  for (uint32_t i = 0; i < memory.size(); ++i) {
-    const model::MemoryEventRow row(i);
-    if (memory.device[row] != device || memory.memory_kind[row] != records::MemoryKind::kDevice) continue;
-    any = true;
-    const auto bytes = static_cast<int64_t>(memory.bytes[row]);
-    allocated += memory.operation[row] == records::MemoryOperation::kAllocate ? bytes : -bytes;
-    peak = std::max(peak, allocated);
-  }
-  if (!any) return std::nullopt;
-  return static_cast<uint64_t>(peak);
-}
-
 DeviceSummary SummarizeDevice(const AnalysisInput& input, model::DeviceRow row) {
   const TraceModel& model = input.model;
   const model::Device& device = model.device(row);
@@ -94,7 +77,7 @@ DeviceSummary SummarizeDevice(const AnalysisInput& input, model::DeviceRow row) 
         static_cast<double>(summary.busy_ns) / static_cast<double>(summary.span->duration());
   }
   summary.idle_by_cause = ClassifyIdleGaps(input, row, *summary.span).idle;
-  summary.peak_allocated_bytes = PeakAllocated(model, row);
+  summary.peak_allocated_bytes = model::PeakDeviceAllocated(model, row);
   return summary;
 }
 

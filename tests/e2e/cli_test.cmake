@@ -177,7 +177,16 @@ if(CUDA_ENABLED)
                  "${AMPPROF}" run -o "${runs}/g" -- sh -c "test \"$CUDA_INJECTION64_PATH\" = /opt/other/libtool.so")
   expect("run --delay needs the whole-run capture" EXIT 1 ONE_LINE_STDERR STDERR "--delay"
          COMMAND "${AMPPROF}" run -o "${runs}/h" --capture-range cudaProfilerApi --delay 1 -- true)
+  expect("compare gives each run its precision" EXIT 0 STDERR "FP32 run 1 of 1\n.*no CUDA activity was recorded"
+         COMMAND "${AMPPROF}" compare -o "${runs}/cmp1" -- sh -c "test \"$AMPPROF_PRECISION:{precision}\" = fp32:fp32")
+  expect("compare stops at a failing run with its status" EXIT 4 STDERR "the fp32 run exited with status 4; stopping"
+         COMMAND "${AMPPROF}" compare -o "${runs}/cmp2" -- sh -c "exit 4")
+  file(MAKE_DIRECTORY "${runs}/cmp3/amp-2")
+  file(WRITE "${runs}/cmp3/amp-2/ampprof-pid1.ampt" "an earlier run")
+  expect("compare checks every run's directory before the first" EXIT 2 ONE_LINE_STDERR STDERR "amp-2: holds 1 trace"
+         COMMAND "${AMPPROF}" compare --runs 2 -o "${runs}/cmp3" -- sh -c "exit 5")
 else()
+  expect("compare without a collector" EXIT 3 ONE_LINE_STDERR STDERR "CUPTI collector" COMMAND "${AMPPROF}" compare -- true)
   expect("run without a collector" EXIT 3 ONE_LINE_STDERR STDERR "CUPTI collector" COMMAND "${AMPPROF}" run -- true)
 endif()
 expect("run needs a command" EXIT 1 ONE_LINE_STDERR COMMAND "${AMPPROF}" run)
