@@ -12,6 +12,7 @@ set(allowed_collectors/synthetic "src/base;collectors/records")
 set(allowed_collectors/kineto "src/base;collectors/records")
 set(allowed_collectors/nsys "src/base;collectors/records")
 set(allowed_collectors/cupti "src/base;collectors/records")
+set(allowed_collectors/liblogs "src/base")
 set(allowed_src/model "src/base;collectors/records")
 set(allowed_analyzers "src/base;collectors/records;src/model")
 set(allowed_reports "src/base;analyzers")
@@ -19,7 +20,8 @@ set(allowed_src/pipeline "src/base;collectors;src/model;analyzers;reports")
 set(allowed_src/cli "src/base;collectors;src/model;analyzers;reports;src/pipeline")
 
 set(violations "")
-foreach(folder src/base collectors/records collectors/synthetic collectors/kineto collectors/nsys collectors/cupti src/model analyzers
+foreach(folder src/base collectors/records collectors/synthetic collectors/kineto collectors/nsys collectors/cupti
+               collectors/liblogs src/model analyzers
                reports src/pipeline src/cli)
   file(GLOB_RECURSE sources "${SOURCE_DIR}/${folder}/*.h" "${SOURCE_DIR}/${folder}/*.cc")
   foreach(source ${sources})

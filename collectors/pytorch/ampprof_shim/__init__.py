@@ -5,7 +5,10 @@ Environment (read once, at interpreter start-up):
   AMPPROF_PRECISION=fp32   force autocast and GradScaler off, so the script runs in FP32
                            (amp or unset: leave the script as written)
   AMPPROF_TORCH_OPS=1      every op becomes an NVTX range with its input shapes (emit_nvtx)
-  AMPPROF_NVTX_LIBRARY     optional: the NVTX library to mark steps through (see nvtx.py)
+  AMPPROF_NVTX_LIBRARY     optional: the NVTX library to mark steps through, or "torch" for
+                           torch.cuda.nvtx in the default domain (see nvtx.py)
+  CUBLAS_LOGDEST_DBG, CUDNN_LOGDEST_DBG
+                           with --library-logs: "%i" becomes this process's id (library_logs.py)
 
 Step marks (optimizer.step, GradScaler.step/update and a `step` range per training iteration, NVTX
 domain `ampprof`) are always on.
@@ -18,6 +21,7 @@ meta-path finder waits for the script's own `import torch` and adjusts torch rig
 import os
 import sys
 
+from ampprof_shim import library_logs
 from ampprof_shim.import_hook import TorchImportHook
 from ampprof_shim.patching import Patcher, warn
 
@@ -43,7 +47,12 @@ def install(environ=None):
     if _installed:
         return
     _installed = True
-    settings = Settings(os.environ if environ is None else environ)
+    environ = os.environ if environ is None else environ
+    try:
+        library_logs.expand_pid_placeholders(environ)
+    except Exception as error:
+        warn("per-process library log names failed (%s: %s)" % (type(error).__name__, error))
+    settings = Settings(environ)
     if "torch" in sys.modules:  # imported before site ran (embedded interpreters): adjust it now
         adjust_torch(sys.modules["torch"], settings)
         return

@@ -214,6 +214,25 @@ class TorchOps(unittest.TestCase):
         self.assertEqual(stderr.count("ampprof:"), 1)
 
 
+class LibraryLogs(unittest.TestCase):
+    def test_each_python_process_gets_its_own_cublas_and_cudnn_log(self):
+        script = """
+            import os, subprocess, sys
+            print("PARENT", os.getpid(), os.environ["CUDNN_LOGDEST_DBG"], os.environ["CUBLAS_LOGDEST_DBG"])
+            child = "import os; print('CHILD', os.getpid(), os.environ['CUDNN_LOGDEST_DBG'])"
+            print(subprocess.run([sys.executable, "-c", child], capture_output=True, text=True).stdout.strip())
+        """
+        _, stdout, stderr = run(script, env={"AMPPROF_SHIM": "1", "CUDNN_LOGDEST_DBG": "/logs/cudnn.%i.log",
+                                             "CUBLAS_LOGDEST_DBG": "/logs/cublas.%i.log",
+                                             "CUBLASLT_LOG_FILE": "/logs/cublaslt.%i.log"})
+        parent = [line.split() for line in stdout.splitlines() if line.startswith("PARENT")][0]
+        child = [line.split() for line in stdout.splitlines() if line.startswith("CHILD")][0]
+        self.assertEqual(parent[2:], ["/logs/cudnn.%s.log" % parent[1], "/logs/cublas.%s.log" % parent[1]])
+        self.assertEqual(child[2], "/logs/cudnn.%s.log" % child[1], "the child expands the template itself")
+        self.assertNotEqual(parent[1], child[1])
+        self.assertEqual(stderr, "")
+
+
 class Chaining(unittest.TestCase):
     def test_the_next_sitecustomize_runs(self):
         with tempfile.TemporaryDirectory() as other:
