@@ -6,8 +6,10 @@
 //
 // The logs and the trace share no id. What they share:
 //   * the process: each call carries its pid (cuBLASLt's line prefix, the others' Process= field);
-//   * the thread: cuBLAS and cuDNN log the OS thread id, which CUPTI also reports for launch calls;
-//     cuBLASLt logs none;
+//   * perhaps the thread: cuBLAS and cuDNN log the OS thread id (cuDNN's main thread has Thread ==
+//     Process, so it is gettid()); cuBLASLt logs none. Whether CUPTI's threadId is the same number is
+//     not established (pytorch/pytorch#159771 reports Kineto's CUPTI thread ids matching neither gettid
+//     nor pthread_self), so a call's thread is used only when the trace has a thread with that id;
 //   * the order: a call is logged before the launch it makes, on the calling thread.
 // The stream is logged as a cudaStream_t handle, which the trace does not record (CUPTI gives stream
 // ids), so it cannot be used.
