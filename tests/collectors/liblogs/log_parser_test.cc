@@ -29,6 +29,30 @@ TEST(LibraryLogFile, RecognisesTheLibraryFromTheContent) {
   EXPECT_EQ(log->unknown_lines, 1u);
 }
 
+// tests/data/liblogs: the real log text the parser tests quote, read as files (library recognised from
+// the content, streamed line by line).
+TEST(LibraryLogFile, ReadsTheProjectsRealLogs) {
+  const std::filesystem::path data = std::filesystem::path(AMPPROF_SOURCE_DIR) / "tests/data/liblogs";
+  struct Expected {
+    const char* file;
+    Library library;
+    size_t calls;
+  };
+  for (const Expected& expected : {Expected{"cublaslt.log", Library::kCublasLt, 3},
+                                   Expected{"cublas.log", Library::kCublas, 1},
+                                   Expected{"cudnn.log", Library::kCudnn, 1}}) {
+    const base::StatusOr<LibraryLog> log = ParseLibraryLogFile(data / expected.file);
+    ASSERT_TRUE(log.ok()) << log.status().message();
+    EXPECT_EQ(log->library, expected.library) << expected.file;
+    EXPECT_EQ(log->calls.size(), expected.calls) << expected.file;
+    EXPECT_EQ(log->unknown_lines, 0u) << expected.file;
+  }
+  const base::StatusOr<LibraryLog> cudnn = ParseLibraryLogFile(data / "cudnn.log");
+  ASSERT_TRUE(cudnn.ok());
+  EXPECT_EQ(cudnn->backend_tensors.size(), 1u);
+  EXPECT_EQ(cudnn->calls[0].convolution->x.layout(), Layout::kNchw);
+}
+
 TEST(LibraryLogFile, BadFilesAreOneLineErrorsNamingTheFile) {
   testing::TempDir dir;
   const std::filesystem::path root(dir.path());
