@@ -12,7 +12,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (Library library : {Library::kCublasLt, Library::kCublas, Library::kCudnn}) {
     const ampprof::liblogs::LibraryLog log = ampprof::liblogs::ParseLibraryLog(library, text);
     for (const auto& call : log.calls) {
-      if (call.convolution) static_cast<void>(call.convolution->groups() + static_cast<int>(call.convolution->x.layout()));
+      if (!call.convolution) continue;
+      static_cast<void>(call.convolution->groups());
+      static_cast<void>(call.convolution->x.layout());
     }
   }
   const ampprof::fuzz::FuzzInputFile file(data, size);
