@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "analyzers/analyzer.h"
 #include "analyzers/idle_gaps.h"
@@ -26,6 +29,26 @@ std::string DescribeWorkload(const TraceModel& model) {
     if (process.command != base::kEmptyStringId) return std::string(model.Text(process.command));
   }
   return "";
+}
+
+// The collector's metadata (collectors/cupti/collector.cc) turned into one sentence.
+std::string DescribeCollectorRecording(const TraceModel& model) {
+  std::vector<std::string> notes;
+  if (const std::string_view mode = model.Metadata("collector_mode"); mode.starts_with("off: ")) {
+    notes.push_back(fmt::format("the collector recorded nothing: {}", mode.substr(5)));
+  }
+  if (model.Metadata("capture_window") == "never opened") {
+    notes.push_back(model.Metadata("capture_range") == "cudaProfilerApi"
+                        ? "the capture window never opened: the program never called cudaProfilerStart"
+                        : "the capture window never opened: the run ended before the --delay did");
+  }
+  if (const std::string_view ignored = model.Metadata("capture_ignored_starts"); !ignored.empty()) {
+    notes.push_back(fmt::format("{} cudaProfilerStart call(s) after the first window were not recorded", ignored));
+  }
+  if (const std::string_view refused = model.Metadata("collector_not_recorded"); !refused.empty()) {
+    notes.push_back(fmt::format("CUPTI refused to record {}", refused));
+  }
+  return fmt::format("{}", fmt::join(notes, "; "));
 }
 
 std::optional<uint64_t> PeakAllocated(const TraceModel& model, model::DeviceRow device) {
@@ -166,6 +189,7 @@ std::string CategoryLabel(const KernelClass& k) {
 TraceSummary Summarize(const TraceModel& model) {
   TraceSummary summary;
   summary.workload = DescribeWorkload(model);
+  summary.collector_note = DescribeCollectorRecording(model);
   summary.processes = static_cast<uint32_t>(model.processes().size());
   summary.threads = static_cast<uint32_t>(model.threads().size());
   summary.kernels = model.kernels().size();

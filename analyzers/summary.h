@@ -69,6 +69,10 @@ struct CategoryTimeSummary {
 
 struct TraceSummary {
   std::string workload;  // what ran, from the trace's metadata or process command line
+  // What ampprof's collector says about its own recording when it was not the whole story: it was
+  // off (another CUPTI tool attached), its capture window never opened, CUPTI refused some kinds.
+  // Empty for a complete recording and for traces from other tools.
+  std::string collector_note;
   uint32_t processes = 0;
   uint32_t threads = 0;
   uint64_t kernels = 0;

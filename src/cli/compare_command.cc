@@ -1,4 +1,4 @@
-#include "src/cli/workload_commands.h"
+#include "src/cli/compare_command.h"
 
 #include <iostream>
 #include <memory>
@@ -27,25 +27,15 @@ void AddWorkloadOptions(CLI::App* command, WorkloadOptions& options) {
       ->type_name("-- CMD ARGS...");
 }
 
-int CollectorUnavailable(std::string_view name) {
+int CompareUnavailable() {
   fmt::print(std::cerr,
-             "ampprof {}: tracing a workload needs the CUPTI collector, which is not part of this "
-             "version yet; analyze existing traces with 'ampprof analyze'\n",
-             name);
+             "ampprof compare: running a workload in FP32 and in mixed precision is not part of this "
+             "version yet; trace each run with 'ampprof run -o DIR' and compare them with 'ampprof "
+             "analyze AMP_DIR --baseline FP32_DIR'\n");
   return kExitUnavailable;
 }
 
 }  // namespace
-
-CommandAction AddRunCommand(CLI::App& app) {
-  auto options = std::make_shared<WorkloadOptions>();
-  CLI::App* command = app.add_subcommand("run", "Trace one run of a CUDA program and print the diagnosis");
-  AddWorkloadOptions(command, *options);
-  command->footer("Example: ampprof run -- python train.py --epochs 1\n"
-                  "Exit status: the workload's own; 3 when this build cannot trace (no collector).");
-  // The action owns the options: CLI11 writes into them while parsing, after this function returns.
-  return {command, [options] { return CollectorUnavailable("run"); }};
-}
 
 CommandAction AddCompareCommand(CLI::App& app) {
   auto options = std::make_shared<WorkloadOptions>();
@@ -54,7 +44,7 @@ CommandAction AddCompareCommand(CLI::App& app) {
   AddWorkloadOptions(command, *options);
   command->footer("Example: ampprof compare -- python train.py\n"
                   "Exit status: the workload's own; 3 when this build cannot trace (no collector).");
-  return {command, [options] { return CollectorUnavailable("compare"); }};
+  return {command, [options] { return CompareUnavailable(); }};
 }
 
 }  // namespace ampprof::cli
