@@ -76,7 +76,7 @@ struct RunProfile {
   base::DurationNs range_median_step_ns = 0;  // host-time steps: the ranges' own median; else 0
   std::optional<GpuBreakdown> per_step;  // over the measured steps; nullopt without steps
   std::optional<GpuBreakdown> whole;     // over the busiest GPU's span; nullopt without kernels
-  std::optional<uint64_t> peak_allocated_bytes;  // on the busiest GPU (model::PeakDeviceAllocated)
+  std::optional<uint64_t> peak_allocated_bytes = std::nullopt;  // busiest GPU (PeakDeviceAllocated)
   // Precision, over all kernels: what says whether autocast was on.
   base::DurationNs matrix_ns = 0;          // GEMM, convolution and attention kernels
   base::DurationNs reduced_matrix_ns = 0;  // of those, in FP16/BF16/FP8 (or on FP16 Tensor Cores)
@@ -115,7 +115,7 @@ struct ComparedRun {
   double kernels_per_unit = 0.0;
   bool reduced_precision = false;    // has FP16/BF16 GEMM/convolution/attention kernels
   bool data_loss = false;            // its trace lost records (filled by the pipeline)
-  std::optional<uint64_t> peak_allocated_bytes;  // device memory, when the trace recorded allocations
+  std::optional<uint64_t> peak_allocated_bytes = std::nullopt;  // device memory, when recorded
 };
 
 struct Comparison {

@@ -1,6 +1,8 @@
 #include "src/cli/collector_setup.h"
 
 #include <fmt/format.h>
+
+#include "collectors/liblogs/log_environment.h"
 #include <unistd.h>
 
 #include <cstdlib>
@@ -29,6 +31,18 @@ std::optional<std::string> ProcessEnvironment(std::string_view name) {
 bool IsRegularFile(const std::filesystem::path& path) {
   std::error_code error;
   return std::filesystem::is_regular_file(path, error);
+}
+
+// $AMPPROF_PYTHON_SHIM_DIR, else python/ beside the executable; "" when neither has the shim.
+std::string FindPythonShim() {
+  std::filesystem::path dir;
+  if (auto path = ProcessEnvironment("AMPPROF_PYTHON_SHIM_DIR"); path && !path->empty()) {
+    dir = *path;
+  } else {
+    std::error_code error;
+    dir = std::filesystem::read_symlink("/proc/self/exe", error).parent_path() / "python";
+  }
+  return IsRegularFile(dir / "sitecustomize.py") ? dir.string() : std::string();
 }
 #endif
 
@@ -75,6 +89,7 @@ base::StatusOr<CollectorFiles> FindCollector() {
   }
   // Where the build found it, then where CUDA installations put it (the same places the library's
   // RUNPATH lists, so that NVTX and the collector find the same file).
+  files.python_shim_dir = FindPythonShim();
   for (const std::string_view candidate : kCuptiLocations) {
     if (IsRegularFile(std::string(candidate))) {
       files.cupti_library = std::string(candidate);
@@ -112,6 +127,21 @@ TracedEnvironment TracedRunEnvironment(const CaptureOptions& capture,
     traced.variables.emplace_back("AMPPROF_DELAY_S", Seconds(*capture.delay_seconds));
   if (capture.duration_seconds) {
     traced.variables.emplace_back("AMPPROF_DURATION_S", Seconds(*capture.duration_seconds));
+  }
+  if (!collector.python_shim_dir.empty()) {
+    const std::optional<std::string> inherited = environment("PYTHONPATH");
+    traced.variables.emplace_back(
+        "PYTHONPATH", inherited && !inherited->empty()
+                          ? fmt::format("{}:{}", collector.python_shim_dir, *inherited)
+                          : collector.python_shim_dir);
+    traced.variables.emplace_back("AMPPROF_SHIM", "1");
+    if (capture.torch_ops) traced.variables.emplace_back("AMPPROF_TORCH_OPS", "1");
+  }
+  if (capture.library_logs) {
+    for (const liblogs::EnvironmentVariable& variable :
+         liblogs::LibraryLogEnvironment(capture.output_dir)) {
+      traced.variables.emplace_back(variable.name, variable.value);
+    }
   }
   return traced;
 }

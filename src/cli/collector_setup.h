@@ -9,6 +9,10 @@
 //   NVTX_INJECTION64_PATH    the libcupti the collector links: NVTX calls become CUPTI records
 //   AMPPROF_OUTPUT_DIR, AMPPROF_CAPTURE_RANGE, AMPPROF_DELAY_S, AMPPROF_DURATION_S
 //                            the collector's settings (collectors/cupti/collector_config.h)
+//   PYTHONPATH, AMPPROF_SHIM the PyTorch shim (collectors/pytorch) ahead of the inherited path;
+//                            AMPPROF_TORCH_OPS=1 with --torch-ops (docs/pytorch-shim.md)
+//   CUBLASLT_LOG_*, CUBLAS_LOG*, CUDNN_LOG*
+//                            with --library-logs (collectors/liblogs/log_environment.h)
 //
 // Another tool already in the environment (Nsight Systems sets CUDA_INJECTION64_PATH or
 // NVTX_INJECTION64_PATH for the processes it profiles) keeps its place: CUDA and NVTX each accept one
@@ -30,6 +34,9 @@ namespace ampprof::cli {
 struct CollectorFiles {
   std::string injection_library;  // libampprof_inject.so
   std::string cupti_library;      // the libcupti.so.13 it was linked against
+  // The PyTorch shim's directory (collectors/pytorch, staged beside the executable), prepended to
+  // PYTHONPATH; empty when it is missing, and Python workloads then run without it.
+  std::string python_shim_dir;
 };
 
 // The collector of this build: $AMPPROF_INJECTION_LIBRARY, else libampprof_inject.so beside the
@@ -45,6 +52,8 @@ struct CaptureOptions {
   CaptureRangeOption range = CaptureRangeOption::kNone;
   std::optional<double> delay_seconds;
   std::optional<double> duration_seconds;
+  bool torch_ops = false;     // the shim makes every PyTorch op an NVTX range with its shapes
+  bool library_logs = false;  // cuBLASLt/cuBLAS/cuDNN log their calls into output_dir
 };
 
 struct TracedEnvironment {

@@ -58,6 +58,12 @@ void AddTracedRunFlags(CLI::App* command, TracedRunFlags& flags) {
                    "Record for SEC seconds, then detach so the rest of the run is not slowed down")
       ->type_name("SEC")
       ->check(CLI::Range(0.001, 86400.0));
+  command->add_flag("--torch-ops", flags.torch_ops,
+                    "PyTorch workloads: every op an NVTX range with its input shapes "
+                    "(emit_nvtx(record_shapes=True)), to attribute kernels to ops; costs host time");
+  command->add_flag("--library-logs", flags.library_logs,
+                    "cuBLASLt, cuBLAS and cuDNN log their calls (types, shapes, groups) into DIR, one "
+                    "file per process; slows the run down");
 }
 
 base::Status CheckTracedRunFlags(const TracedRunFlags& flags) {
@@ -76,6 +82,8 @@ CaptureOptions CaptureOptionsFor(const TracedRunFlags& flags, const std::string&
                                                            : CaptureRangeOption::kNone;
   capture.delay_seconds = flags.delay_seconds;
   capture.duration_seconds = flags.duration_seconds;
+  capture.torch_ops = flags.torch_ops;
+  capture.library_logs = flags.library_logs;
   return capture;
 }
 

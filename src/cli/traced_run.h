@@ -30,6 +30,8 @@ struct TracedRunFlags {
   std::string capture_range = "none";
   std::optional<double> delay_seconds;
   std::optional<double> duration_seconds;
+  bool torch_ops = false;
+  bool library_logs = false;
 };
 
 void AddTracedRunFlags(CLI::App* command, TracedRunFlags& flags);

@@ -21,7 +21,7 @@ EnvironmentLookup FakeEnvironment(std::map<std::string, std::string> variables) 
 }
 
 const CollectorFiles kCollector{"/opt/ampprof/lib/libampprof_inject.so",
-                                "/usr/local/cuda/lib64/libcupti.so.13"};
+                                "/usr/local/cuda/lib64/libcupti.so.13", "/opt/ampprof/lib/python"};
 
 TEST(CollectorSetupTest, PointsCudaAndNvtxAtTheCollectorAndPassesTheSettings) {
   CaptureOptions capture;
@@ -72,6 +72,39 @@ TEST(CollectorSetupTest, NoneOrOurOwnCollectorIsNotAnotherTool) {
     EXPECT_FALSE(traced.other_tool.has_value());
     EXPECT_FALSE(traced.variables.empty());
   }
+}
+
+TEST(CollectorSetupTest, ThePythonShimGoesAheadOfTheInheritedPath) {
+  CaptureOptions capture;
+  capture.torch_ops = true;
+  const TracedEnvironment traced =
+      TracedRunEnvironment(capture, kCollector, FakeEnvironment({{"PYTHONPATH", "/home/me/lib"}}));
+  EXPECT_THAT(traced.variables, Contains(Pair("PYTHONPATH", "/opt/ampprof/lib/python:/home/me/lib")));
+  EXPECT_THAT(traced.variables, Contains(Pair("AMPPROF_SHIM", "1")));
+  EXPECT_THAT(traced.variables, Contains(Pair("AMPPROF_TORCH_OPS", "1")));
+
+  const TracedEnvironment alone = TracedRunEnvironment({}, kCollector, FakeEnvironment({}));
+  EXPECT_THAT(alone.variables, Contains(Pair("PYTHONPATH", "/opt/ampprof/lib/python")));
+  for (const auto& [name, value] : alone.variables) EXPECT_NE(name, "AMPPROF_TORCH_OPS");
+}
+
+TEST(CollectorSetupTest, WithoutTheShimPythonRunsAsItIs) {
+  CollectorFiles no_shim = kCollector;
+  no_shim.python_shim_dir.clear();
+  const TracedEnvironment traced = TracedRunEnvironment({}, no_shim, FakeEnvironment({}));
+  for (const auto& [name, value] : traced.variables) {
+    EXPECT_NE(name, "PYTHONPATH");
+    EXPECT_NE(name, "AMPPROF_SHIM");
+  }
+}
+
+TEST(CollectorSetupTest, LibraryLogsGoToTheOutputDirectory) {
+  CaptureOptions capture;
+  capture.output_dir = "/work/out";
+  capture.library_logs = true;
+  const TracedEnvironment traced = TracedRunEnvironment(capture, kCollector, FakeEnvironment({}));
+  EXPECT_THAT(traced.variables, Contains(Pair("CUBLASLT_LOG_FILE", "/work/out/cublaslt.%i.log")));
+  EXPECT_THAT(traced.variables, Contains(Pair("CUDNN_LOGDEST_DBG", "/work/out/cudnn.%i.log")));
 }
 
 }  // namespace

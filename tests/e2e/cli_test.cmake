@@ -163,7 +163,7 @@ if(CUDA_ENABLED)
          COMMAND "${AMPPROF}" run -o "${runs}/c" -- sh -c "kill -9 $$")
   expect("run gives the workload the collector and its settings" EXIT 0
          COMMAND "${AMPPROF}" run -o "${runs}/d" --capture-range cudaProfilerApi --duration 2 --
-                 sh -c "test -f \"$CUDA_INJECTION64_PATH\" && test -f \"$NVTX_INJECTION64_PATH\" && test \"$AMPPROF_OUTPUT_DIR\" = '${runs}/d' && test \"$AMPPROF_CAPTURE_RANGE\" = cudaProfilerApi && test \"$AMPPROF_DURATION_S\" = 2")
+                 sh -c "test -f \"$CUDA_INJECTION64_PATH\" && test -f \"$NVTX_INJECTION64_PATH\" && test \"$AMPPROF_OUTPUT_DIR\" = '${runs}/d' && test \"$AMPPROF_CAPTURE_RANGE\" = cudaProfilerApi && test \"$AMPPROF_DURATION_S\" = 2 && test \"$AMPPROF_SHIM\" = 1 && test -f \"$(echo \"$PYTHONPATH\" | cut -d: -f1)/sitecustomize.py\"")
   file(MAKE_DIRECTORY "${runs}/e")
   file(WRITE "${runs}/e/ampprof-pid1.ampt" "an earlier run")
   expect("run never mixes its traces with an earlier run's" EXIT 2 ONE_LINE_STDERR STDERR "pass --force to replace them"

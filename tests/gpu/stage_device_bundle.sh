@@ -13,6 +13,7 @@ rm -rf "$bundle"
 mkdir -p "$bundle/bin" "$bundle/lib" "$bundle/samples"
 
 cp "$build/src/cli/ampprof" "$build/src/cli/libampprof_inject.so" "$bundle/bin/"
+cp -r "$build/src/cli/python" "$bundle/bin/"  # the PyTorch shim, found beside the executable
 if [[ -d "$build/samples/cuda" ]]; then
   find "$build/samples/cuda" -maxdepth 1 -type f -executable -exec cp {} "$bundle/samples/" \;
 fi
