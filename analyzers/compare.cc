@@ -10,6 +10,7 @@
 #include "analyzers/steps.h"
 #include "analyzers/summary.h"
 #include "src/base/format.h"
+#include "src/model/queries.h"
 
 namespace ampprof::analyzers {
 namespace {
@@ -354,8 +355,8 @@ RunProfile ProfileRun(const AnalysisInput& input) {
   profile.device_id = busiest.device_id;
   profile.compute_major = busiest.compute_major;
   profile.compute_minor = busiest.compute_minor;
-  profile.peak_allocated_bytes = PeakAllocatedBytes(model, *device);
   profile.whole = Breakdown(input, *device, {0, base::kMaxTraceTime}, 1);
+  profile.peak_allocated_bytes = model::PeakDeviceAllocated(model, *device);
 
   const std::optional<Steps>& steps = input.steps();
   if (!steps || steps->measured().empty()) return profile;

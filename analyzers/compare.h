@@ -68,7 +68,6 @@ struct RunProfile {
   uint32_t compute_major = 0;
   uint32_t compute_minor = 0;
   uint32_t devices_with_kernels = 0;
-  std::optional<uint64_t> peak_allocated_bytes = std::nullopt;  // of that GPU, when recorded
   // Steps (steps.h); steps == 0 when the trace marks no training loop.
   size_t steps = 0;
   size_t warmup_steps = 0;
@@ -77,6 +76,7 @@ struct RunProfile {
   base::DurationNs range_median_step_ns = 0;  // host-time steps: the ranges' own median; else 0
   std::optional<GpuBreakdown> per_step;  // over the measured steps; nullopt without steps
   std::optional<GpuBreakdown> whole;     // over the busiest GPU's span; nullopt without kernels
+  std::optional<uint64_t> peak_allocated_bytes = std::nullopt;  // busiest GPU (PeakDeviceAllocated)
   // Precision, over all kernels: what says whether autocast was on.
   base::DurationNs matrix_ns = 0;          // GEMM, convolution and attention kernels
   base::DurationNs reduced_matrix_ns = 0;  // of those, in FP16/BF16/FP8 (or on FP16 Tensor Cores)
@@ -115,7 +115,7 @@ struct ComparedRun {
   double kernels_per_unit = 0.0;
   bool reduced_precision = false;    // has FP16/BF16 GEMM/convolution/attention kernels
   bool data_loss = false;            // its trace lost records (filled by the pipeline)
-  std::optional<uint64_t> peak_allocated_bytes = std::nullopt;  // its GPU's peak device memory, when recorded
+  std::optional<uint64_t> peak_allocated_bytes = std::nullopt;  // device memory, when recorded
 };
 
 struct Comparison {

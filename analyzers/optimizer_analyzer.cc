@@ -47,13 +47,18 @@ struct Doubled {
   std::string example;
 };
 
-// Optimizer.step ranges: two of one label in a step that launch the same kernels.
+// Optimizer.step ranges (torch's Optimizer.step#<class>.step or the shim's optimizer.step): two of one label
+// in a step that launch the same kernels.
 std::optional<Doubled> FromRanges(const AnalysisInput& input, const Steps& steps) {
   const model::TraceModel& model = input.model;
   std::vector<model::RangeRow> optimizer_steps;
   for (uint32_t i = 0; i < model.ranges().size(); ++i) {
     const model::RangeRow row(i);
-    if (model.RangeName(row).starts_with("Optimizer.step#")) optimizer_steps.push_back(row);
+    // The PyTorch profiler's (and emit_nvtx's) record_function ranges, or the ampprof shim's.
+    if (model.RangeName(row).starts_with("Optimizer.step#") ||
+        IsAmpprofRange(model, model.label(row), "optimizer.step")) {
+      optimizer_steps.push_back(row);
+    }
   }
   if (optimizer_steps.empty()) return std::nullopt;
   // Kernel launches per thread, by launch-call start.

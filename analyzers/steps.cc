@@ -63,7 +63,7 @@ std::optional<Steps> AmpprofStepRanges(const model::TraceModel& model) {
   for (uint32_t i = 0; i < model.ranges().size(); ++i) {
     const model::RangeRow row(i);
     const model::RangeLabel& label = model.label(row);
-    if (model.Text(label.domain) == "ampprof" && model.Text(label.name) == "step") rows.push_back(row);
+    if (IsAmpprofRange(model, label, "step")) rows.push_back(row);
   }
   if (rows.size() < kMinSteps) return std::nullopt;
   Steps steps = FromRanges(model, rows, StepSource::kAmpprofRange, "ampprof step");
@@ -109,7 +109,7 @@ std::optional<Steps> UserRanges(const model::TraceModel& model) {
     const model::RangeLabel& label = model.label(row);
     if (label.category == records::RangeCategory::kCpuOp) continue;
     const std::string_view name = model.Text(label.name);
-    if (name.starts_with("ProfilerStep#") || model.Text(label.domain) == "ampprof") continue;
+    if (name.starts_with("ProfilerStep#") || IsAmpprofRange(model, label)) continue;
     candidates[{model.ranges().label[row].value, model.ranges().thread[row].value}].push_back(row);
   }
   const auto launches = LaunchStartsByThread(model);
@@ -216,7 +216,22 @@ std::optional<Steps> RepeatingKernels(const model::TraceModel& model, model::Dev
   return EndingWith(model, boundaries, StepSource::kRepeatingKernels, name);
 }
 
+// The default-domain form of the shim's ranges: "ampprof:<name>".
+constexpr std::string_view kAmpprofDomain = "ampprof";
+constexpr std::string_view kAmpprofPrefix = "ampprof:";
+
 }  // namespace
+
+bool IsAmpprofRange(const model::TraceModel& model, const model::RangeLabel& label, std::string_view name) {
+  const std::string_view text = model.Text(label.name);
+  if (model.Text(label.domain) == kAmpprofDomain) return text == name;
+  return text.size() == kAmpprofPrefix.size() + name.size() && text.starts_with(kAmpprofPrefix) &&
+         text.ends_with(name);
+}
+
+bool IsAmpprofRange(const model::TraceModel& model, const model::RangeLabel& label) {
+  return model.Text(label.domain) == kAmpprofDomain || model.Text(label.name).starts_with(kAmpprofPrefix);
+}
 
 std::string_view StepSourceName(StepSource source) {
   switch (source) {

@@ -5,7 +5,8 @@
 // per step ("3 host syncs per step", "the first step took 9x the median") and leave warm-up out.
 //
 // Sources, in order of trust (the first that yields at least kMinSteps steps wins):
-//   1. ampprof step ranges     NVTX ranges named "step" in the "ampprof" domain (the PyTorch shim's);
+//   1. ampprof step ranges     NVTX ranges named "step" in the "ampprof" domain (the PyTorch shim's; in
+//                              the default domain named "ampprof:step" when it had no NVTX library);
 //   2. ProfilerStep#N          what torch.profiler records on each profiler.step();
 //   3. user NVTX ranges        a range name that repeats, never overlaps itself and encloses most kernel
 //                              launches (e.g. "train_step");
@@ -37,6 +38,13 @@ inline constexpr size_t kMinSteps = 3;
 enum class StepSource : uint8_t { kAmpprofRange, kProfilerStep, kUserRange, kScalerUpdate, kRepeatingKernels };
 
 std::string_view StepSourceName(StepSource source);
+
+// Whether `label` is the ampprof range `name` ("step", "optimizer.step", "scaler.update"): named `name` in
+// NVTX domain "ampprof", or "ampprof:<name>" in the default domain, which is how the PyTorch shim names
+// them when it can reach no NVTX library with a domain API (collectors/pytorch/ampprof_shim/nvtx.py).
+bool IsAmpprofRange(const model::TraceModel& model, const model::RangeLabel& label, std::string_view name);
+// Any range of the ampprof domain, in either form.
+bool IsAmpprofRange(const model::TraceModel& model, const model::RangeLabel& label);
 
 struct Steps {
   StepSource source = StepSource::kProfilerStep;

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "analyzers/analyzer.h"
 #include "analyzers/idle_gaps.h"
@@ -26,6 +29,26 @@ std::string DescribeWorkload(const TraceModel& model) {
     if (process.command != base::kEmptyStringId) return std::string(model.Text(process.command));
   }
   return "";
+}
+
+// The collector's metadata (collectors/cupti/collector.cc) turned into one sentence.
+std::string DescribeCollectorRecording(const TraceModel& model) {
+  std::vector<std::string> notes;
+  if (const std::string_view mode = model.Metadata("collector_mode"); mode.starts_with("off: ")) {
+    notes.push_back(fmt::format("the collector recorded nothing: {}", mode.substr(5)));
+  }
+  if (model.Metadata("capture_window") == "never opened") {
+    notes.push_back(model.Metadata("capture_range") == "cudaProfilerApi"
+                        ? "the capture window never opened: the program never called cudaProfilerStart"
+                        : "the capture window never opened: the run ended before the --delay did");
+  }
+  if (const std::string_view ignored = model.Metadata("capture_ignored_starts"); !ignored.empty()) {
+    notes.push_back(fmt::format("{} cudaProfilerStart call(s) after the first window were not recorded", ignored));
+  }
+  if (const std::string_view refused = model.Metadata("collector_not_recorded"); !refused.empty()) {
+    notes.push_back(fmt::format("CUPTI refused to record {}", refused));
+  }
+  return fmt::format("{}", fmt::join(notes, "; "));
 }
 
 DeviceSummary SummarizeDevice(const AnalysisInput& input, model::DeviceRow row) {
@@ -54,7 +77,7 @@ DeviceSummary SummarizeDevice(const AnalysisInput& input, model::DeviceRow row) 
         static_cast<double>(summary.busy_ns) / static_cast<double>(summary.span->duration());
   }
   summary.idle_by_cause = ClassifyIdleGaps(input, row, *summary.span).idle;
-  summary.peak_allocated_bytes = PeakAllocatedBytes(model, row);
+  summary.peak_allocated_bytes = model::PeakDeviceAllocated(model, row);
   return summary;
 }
 
@@ -146,23 +169,6 @@ std::string CategoryLabel(const KernelClass& k) {
   return category;
 }
 
-std::optional<uint64_t> PeakAllocatedBytes(const TraceModel& model, model::DeviceRow device) {
-  const model::MemoryTable& memory = model.memory();  // in timestamp order
-  int64_t allocated = 0;
-  int64_t peak = 0;
-  bool any = false;
-  for (uint32_t i = 0; i < memory.size(); ++i) {
-    const model::MemoryEventRow row(i);
-    if (memory.device[row] != device || memory.memory_kind[row] != records::MemoryKind::kDevice) continue;
-    any = true;
-    const auto bytes = static_cast<int64_t>(memory.bytes[row]);
-    allocated += memory.operation[row] == records::MemoryOperation::kAllocate ? bytes : -bytes;
-    peak = std::max(peak, allocated);
-  }
-  if (!any) return std::nullopt;
-  return static_cast<uint64_t>(peak);
-}
-
 std::optional<model::DeviceRow> BusiestDevice(const TraceModel& model) {
   std::optional<model::DeviceRow> busiest;
   size_t most = 0;
@@ -178,6 +184,7 @@ std::optional<model::DeviceRow> BusiestDevice(const TraceModel& model) {
 TraceSummary Summarize(const TraceModel& model) {
   TraceSummary summary;
   summary.workload = DescribeWorkload(model);
+  summary.collector_note = DescribeCollectorRecording(model);
   summary.processes = static_cast<uint32_t>(model.processes().size());
   summary.threads = static_cast<uint32_t>(model.threads().size());
   summary.kernels = model.kernels().size();

@@ -69,6 +69,10 @@ struct CategoryTimeSummary {
 
 struct TraceSummary {
   std::string workload;  // what ran, from the trace's metadata or process command line
+  // What ampprof's collector says about its own recording when it was not the whole story: it was
+  // off (another CUPTI tool attached), its capture window never opened, CUPTI refused some kinds.
+  // Empty for a complete recording and for traces from other tools.
+  std::string collector_note;
   uint32_t processes = 0;
   uint32_t threads = 0;
   uint64_t kernels = 0;
@@ -107,9 +111,6 @@ TraceSummary Summarize(const model::TraceModel& model);
 // The GPU with the most kernels (the first of equals): the one a comparison and a timeline look at.
 // nullopt when the trace has no kernels.
 std::optional<model::DeviceRow> BusiestDevice(const model::TraceModel& model);
-
-// Highest sum of `device`'s allocations minus frees over the trace (DeviceSummary::peak_allocated_bytes).
-std::optional<uint64_t> PeakAllocatedBytes(const model::TraceModel& model, model::DeviceRow device);
 
 }  // namespace ampprof::analyzers
 

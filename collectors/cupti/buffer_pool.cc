@@ -43,9 +43,9 @@ uint8_t* BufferPool::Acquire() noexcept {
   return nullptr;
 }
 
-void BufferPool::Release(uint8_t* buffer, size_t used_bytes) noexcept {
+void BufferPool::Release(uint8_t* buffer) noexcept {
   if (buffer == nullptr) return;
-  std::memset(buffer, 0, std::min(used_bytes, options_.buffer_bytes));  // outside the lock
+  std::memset(buffer, 0, options_.buffer_bytes);  // outside the lock
   std::lock_guard lock(mutex_);
   if (free_.size() < free_.capacity()) free_.push_back(buffer);  // else not ours: never happens
 }

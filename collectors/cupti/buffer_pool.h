@@ -12,13 +12,15 @@
 // collector_buffers_denied in the trace). Why zero-filled: CUPTI zeroes every buffer it is given,
 // on the application's thread, unless the injection sets
 // CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER; then the buffers must come zeroed. New buffers
-// come from calloc (zero pages), and Release() zeroes the bytes CUPTI used, on the writer thread.
-// That assumes CUPTI writes nothing past a buffer's valid size [to check on the first GPU run].
+// come from calloc (zero pages), and Release() zeroes the whole buffer, on the writer thread: not
+// only the valid bytes CUPTI reported, because nothing in CUPTI's documentation promises that it
+// writes nothing past them, and a stale byte there would be read as part of a record. Zeroing 8 MiB
+// costs about a millisecond of the writer thread per buffer, none of the application's.
 //
 //   BufferPool pool({.buffer_bytes = 8 << 20, .max_buffers = 32});
 //   uint8_t* buffer = pool.Acquire();          // CUPTI's bufferRequested
 //   ...                                        // CUPTI fills it; the writer converts it
-//   pool.Release(buffer, valid_bytes);         // the writer, when done
+//   pool.Release(buffer);                      // the writer, when done
 //
 // Thread-safe. Buffers are 16-byte aligned (CUPTI needs 8) and live until the pool is destroyed.
 
@@ -49,8 +51,8 @@ class BufferPool {
   // A zeroed buffer of buffer_bytes(), or nullptr when max_buffers are out (or memory is
   // exhausted).
   uint8_t* Acquire() noexcept;
-  // Gives back a buffer from Acquire(); zeroes its first `used_bytes`.
-  void Release(uint8_t* buffer, size_t used_bytes) noexcept;
+  // Gives back a buffer from Acquire(), zeroed.
+  void Release(uint8_t* buffer) noexcept;
 
   size_t buffer_bytes() const { return options_.buffer_bytes; }
   size_t max_buffers() const { return options_.max_buffers; }

@@ -52,11 +52,24 @@ void WriterPipeline::CompleteBuffer(uint8_t* buffer, size_t valid_bytes) noexcep
     // Too late to write (or a buffer that is not the pool's: otherwise the ring is never full).
     ++after_stop_;
   }
-  pool_.Release(buffer, valid_bytes);
+  pool_.Release(buffer);
 }
 
 void WriterPipeline::AddDroppedRecords(uint64_t count) noexcept {
   dropped_records_.fetch_add(count, std::memory_order_relaxed);
+}
+
+void WriterPipeline::SetMetadata(std::string key, std::string value) noexcept {
+  try {
+    std::lock_guard lock(mutex_);
+    if (writer_exited_) return;
+    pending_metadata_.emplace_back(std::move(key), std::move(value));
+    flush_target_ = completed_;
+    ++flush_requested_;  // so the writer thread wakes up and writes it without waiting for a buffer
+    work_.notify_one();
+  } catch (...) {
+    // Out of memory: the entry is lost, the trace is not.
+  }
 }
 
 // ---- Control ----
@@ -84,6 +97,7 @@ base::Status WriterPipeline::Stop() {
   }
   if (thread_.joinable()) thread_.join();
   // The writer thread has exited: the writer is ours now.
+  WritePendingMetadata();
   CopyCountersIntoStats();
   base::Status status = writer_->Close();
   {
@@ -147,7 +161,7 @@ void WriterPipeline::RunWriterLoop() {
       --queue_size_;
       lock.unlock();
       WriteBuffer(buffer);
-      pool_.Release(buffer.data, buffer.valid_bytes);
+      pool_.Release(buffer.data);
       lock.lock();
       ++written_;
       continue;
@@ -166,8 +180,18 @@ void WriterPipeline::WriteBuffer(const CompletedBuffer& buffer) {
 }
 
 base::Status WriterPipeline::FlushWriter() {
+  WritePendingMetadata();
   CopyCountersIntoStats();
   return writer_->Flush();
+}
+
+void WriterPipeline::WritePendingMetadata() {
+  std::vector<std::pair<std::string, std::string>> entries;
+  {
+    std::lock_guard lock(mutex_);
+    entries.swap(pending_metadata_);
+  }
+  for (const auto& [key, value] : entries) writer_->SetMetadata(key, value);
 }
 
 // The counters the application side keeps (atomics, lock-free) go into the writer's stats, which

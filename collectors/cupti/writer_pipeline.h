@@ -39,7 +39,9 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "collectors/cupti/buffer_pool.h"
@@ -75,6 +77,9 @@ class WriterPipeline {
   void CompleteBuffer(uint8_t* buffer, size_t valid_bytes) noexcept;
   // Records CUPTI dropped (cuptiActivityGetNumDroppedRecords), added to collector_dropped_records.
   void AddDroppedRecords(uint64_t count) noexcept;
+  // A metadata entry learnt while the process runs (the capture window closing, say): the writer
+  // thread adds it at its next flush, or Stop() before closing the file. Dropped after Stop().
+  void SetMetadata(std::string key, std::string value) noexcept;
 
   // ---- Control ----
 
@@ -106,6 +111,7 @@ class WriterPipeline {
   void WriteBuffer(const CompletedBuffer& buffer);
   base::Status FlushWriter();
   void CopyCountersIntoStats() noexcept;
+  void WritePendingMetadata();  // the writer's owner only: the writer thread, or Stop() after it
   bool FlushDue() const;  // mutex_ held
 
   BufferPool pool_;
@@ -131,6 +137,7 @@ class WriterPipeline {
   bool thread_failed_ = false;  // the writer thread ended on an exception
   uint64_t after_stop_ = 0;
   std::atomic<uint64_t> dropped_records_{0};
+  std::vector<std::pair<std::string, std::string>> pending_metadata_;  // mutex_
 
   std::mutex stop_mutex_;  // serialises Stop()
   bool stopped_ = false;

@@ -101,6 +101,10 @@ void RenderInputs(const Report& report, std::ostream& out, size_t width) {
   if (!report.summary.workload.empty()) {
     fmt::print(out, "workload  {}\n", Shorten(report.summary.workload, width - 10));
   }
+  if (!report.summary.collector_note.empty()) {
+    const std::vector<std::string> lines = base::WrapText(report.summary.collector_note, width - 10);
+    for (size_t i = 0; i < lines.size(); ++i) fmt::print(out, "{:<10}{}\n", i == 0 ? "collector" : "", lines[i]);
+  }
   for (const analyzers::ProcessSummary& process : report.summary.process_list) {
     if (process.rank < 0) continue;  // the rank is the only thing the lines above do not say
     fmt::print(out, "process   pid {}: rank {}{}\n", process.pid, process.rank,
@@ -159,6 +163,7 @@ void RenderRun(std::ostream& out, std::string_view name, const analyzers::Compar
   } else {
     timing = fmt::format("{} of GPU time (whole run)", FormatDuration(run.time_ns));
   }
+  if (run.peak_allocated_bytes) timing += fmt::format("; peak device memory {}", FormatBytes(*run.peak_allocated_bytes));
   RenderField(out, "", timing, width);
 }
 

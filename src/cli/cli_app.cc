@@ -11,11 +11,12 @@
 
 #include "src/base/logging.h"
 #include "src/cli/analyze_command.h"
+#include "src/cli/compare_command.h"
 #include "src/cli/exit_codes.h"
 #include "src/cli/explain_command.h"
 #include "src/cli/export_command.h"
+#include "src/cli/run_command.h"
 #include "src/cli/version_command.h"
-#include "src/cli/workload_commands.h"
 
 namespace ampprof::cli {
 namespace {

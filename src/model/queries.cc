@@ -102,4 +102,23 @@ RangeRow InnermostRangeAt(const TraceModel& model, ThreadRow thread, TimeNs t) {
   return candidate;
 }
 
+std::optional<uint64_t> PeakDeviceAllocated(const TraceModel& model, DeviceRow device) {
+  const MemoryTable& memory = model.memory();  // in timestamp order
+  int64_t allocated = 0;
+  int64_t peak = 0;
+  bool any = false;
+  for (uint32_t i = 0; i < memory.size(); ++i) {
+    const MemoryEventRow row(i);
+    if (memory.device[row] != device || memory.memory_kind[row] != records::MemoryKind::kDevice) {
+      continue;
+    }
+    any = true;
+    const auto bytes = static_cast<int64_t>(memory.bytes[row]);
+    allocated += memory.operation[row] == records::MemoryOperation::kAllocate ? bytes : -bytes;
+    peak = std::max(peak, allocated);
+  }
+  if (!any) return std::nullopt;
+  return static_cast<uint64_t>(peak);
+}
+
 }  // namespace ampprof::model

@@ -9,6 +9,7 @@
 //   ApiCallRow launch = LaunchingCall(model, kernel);
 //   RangeRow op = InnermostRangeAt(model, model.api_calls().thread[launch], model.api_calls().start[launch]);
 
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -30,6 +31,10 @@ std::vector<base::Interval> BusyIntervals(const TraceModel& model, DeviceRow dev
 DurationNs BusyTime(const TraceModel& model, DeviceRow device, GpuWork work);
 
 // Sum of the durations of disjoint intervals.
+// The highest sum of device-memory allocations minus frees on `device`, counted from the trace's start
+// (memory held before tracing began is not seen); nullopt when the trace recorded none for it.
+std::optional<uint64_t> PeakDeviceAllocated(const TraceModel& model, DeviceRow device);
+
 DurationNs TotalDuration(std::span<const base::Interval> intervals);
 
 // The API call that launched `kernel` (cudaLaunchKernel, cuLaunchKernelEx, cudaGraphLaunch, ...), or

@@ -2,6 +2,8 @@
 // GradScaler overhead, warm-up in the window and the double optimizer step. Kernel names are real ones
 // (kernel_classifier_test.cc); timings follow a simple host/GPU queue model (LoopBuilder).
 
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include "analyzers/optimizer_analyzer.h"
@@ -28,7 +30,8 @@ struct LoopOptions {
   base::DurationNs gemm_ns = 200'000;  // four per step
   bool scaler_sync = true;             // found_inf.item() after the unscale
   bool double_step = false;            // optimizer.step() after scaler.step(optimizer)
-  bool optimizer_ranges = false;       // Optimizer.step#SGD.step ranges around the optimizer's launches
+  bool optimizer_ranges = false;       // ranges around the optimizer's launches, named:
+  std::string optimizer_range_name = "Optimizer.step#SGD.step";  // (the PyTorch profiler's name)
   base::DurationNs first_step_extra_ns = 0;  // host work in step 0 only (lazy init, autotuning)
 };
 
@@ -56,11 +59,13 @@ class LoopBuilder {
     b_.ApiCall("cudaStreamSynchronize", sync_start, sync_end, b_.NextCorrelation());
     host_ = sync_end + 30'000;  // Python until the next launch
   }
-  void Optimizer(bool range) {
+  void Optimizer(const LoopOptions& options) {
     const base::TimeNs start = host_;
     Launch(kForeachMul, 15'000);
     Launch(kForeachAdd, 15'000);
-    if (range) b_.Range("Optimizer.step#SGD.step", start, host_, RangeCategory::kUserAnnotation);
+    if (options.optimizer_ranges) {
+      b_.Range(options.optimizer_range_name, start, host_, RangeCategory::kUserAnnotation);
+    }
   }
   void Step(int index, const LoopOptions& options) {
     const base::TimeNs start = host_;
@@ -68,8 +73,8 @@ class LoopBuilder {
     for (int i = 0; i < 4; ++i) Launch(kFp16TensorCoreGemm, options.gemm_ns);
     Launch(kUnscale, 20'000);
     if (options.scaler_sync) ReadFoundInf();
-    Optimizer(options.optimizer_ranges);
-    if (options.double_step) Optimizer(options.optimizer_ranges);
+    Optimizer(options);
+    if (options.double_step) Optimizer(options);
     Launch(kScaleUpdate, 3'000);
     host_ = std::max(host_, gpu_free_);  // loss.item() at the end of the step keeps steps apart
     b_.Range("ProfilerStep#" + std::to_string(index), start, host_, RangeCategory::kUserAnnotation);
@@ -156,6 +161,19 @@ TEST(OptimizerAnalyzer, FlagsTheDoubleStepFromRanges) {
   EXPECT_EQ(findings[0].evidence[0].value, "Optimizer.step ranges");
   ASSERT_EQ(findings[0].examples.size(), 1u);
   EXPECT_EQ(findings[0].examples[0], "Optimizer.step#SGD.step");
+}
+
+TEST(OptimizerAnalyzer, FlagsTheDoubleStepFromThePyTorchShimsRanges) {
+  LoopOptions options;
+  options.double_step = true;
+  options.optimizer_ranges = true;
+  options.optimizer_range_name = "ampprof:optimizer.step";  // the shim without an NVTX library
+  const Analyzed loop = BuildLoop(options);
+  const std::vector<Finding> findings = AnalyzeOptimizerSteps(loop.input());
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].evidence[0].value, "Optimizer.step ranges");
+  ASSERT_EQ(findings[0].examples.size(), 1u);
+  EXPECT_EQ(findings[0].examples[0], "ampprof:optimizer.step");
 }
 
 TEST(OptimizerAnalyzer, QuietOnASingleStep) {

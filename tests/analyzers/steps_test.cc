@@ -39,6 +39,42 @@ TEST(FindSteps, PrefersAmpprofStepRangesToProfilerSteps) {
   EXPECT_EQ(steps->intervals[1], (base::Interval{1010, 1800}));
 }
 
+TEST(FindSteps, TakesTheShimsDefaultDomainStepRanges) {
+  // Without an NVTX library the PyTorch shim names its ranges "ampprof:<name>" in the default domain.
+  model::ModelBuilder builder;
+  RecordBuilder b(builder);
+  for (int i = 0; i < 4; ++i) {
+    b.Range("ProfilerStep#" + std::to_string(i), i * 1000, i * 1000 + 900, RangeCategory::kUserAnnotation);
+  }
+  for (int i = 0; i < 3; ++i) {
+    b.RangeStart(static_cast<uint64_t>(i + 1), "ampprof:step", i * 1000 + 10);
+    b.RangeEnd(static_cast<uint64_t>(i + 1), i * 1000 + 1010);
+    b.Range("ampprof:optimizer.step", i * 1000 + 700, i * 1000 + 900);
+  }
+  b.Range("ampprof:stepping", 5000, 5100);  // not the shim's name: neither a step nor a prefix match
+  const model::TraceModel model = std::move(builder).Build();
+  const std::optional<Steps> steps = Find(model);
+  ASSERT_TRUE(steps.has_value());
+  EXPECT_EQ(steps->source, StepSource::kAmpprofRange);
+  ASSERT_EQ(steps->intervals.size(), 3u);
+  EXPECT_EQ(steps->intervals[1], (base::Interval{1010, 2010}));
+}
+
+TEST(FindSteps, TheShimsRangesAreNotUserLoops) {
+  // Two "ampprof:step" ranges are too few for steps, and the shim's optimizer.step ranges that repeat
+  // around every launch must not be taken for a user's training-step range either.
+  model::ModelBuilder builder;
+  RecordBuilder b(builder);
+  for (int i = 0; i < 4; ++i) {
+    const base::TimeNs t = i * 1000;
+    b.Range("ampprof:optimizer.step", t, t + 900);
+    b.Launch(kGemm, {t + 20, t + 30}, {t + 40, t + 100});
+  }
+  const model::TraceModel model = std::move(builder).Build();
+  const std::optional<Steps> steps = Find(model);
+  EXPECT_FALSE(steps.has_value() && steps->source == StepSource::kUserRange);
+}
+
 TEST(FindSteps, ProfilerStepsNeedThreeDisjointRanges) {
   {
     model::ModelBuilder builder;

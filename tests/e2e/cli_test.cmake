@@ -160,7 +160,44 @@ expect("explain suggests the closest id" EXIT 1 ONE_LINE_STDERR
        COMMAND "${AMPPROF}" explain gpu.launchbound)
 expect("explain checks --format" EXIT 1 ONE_LINE_STDERR STDERR "--format" COMMAND "${AMPPROF}" explain gpu.sync_stall --format html)
 expect("version" EXIT 0 STDOUT "ampprof [0-9]+\\.[0-9]+\\.[0-9]+.*\\.ampt 1\\.0" COMMAND "${AMPPROF}" version)
-expect("run without a collector" EXIT 3 ONE_LINE_STDERR STDERR "CUPTI collector" COMMAND "${AMPPROF}" run -- true)
+
+# ampprof run. Without a GPU no process initialises CUDA, so no trace is written: what is checked here is
+# the launcher (environment, exit status, output directory, messages); tests/gpu checks the traces.
+if(CUDA_ENABLED)
+  set(runs "${WORK_DIR}/runs")
+  expect("run a program that never touches CUDA" EXIT 0 STDERR "^ampprof run: no CUDA activity was recorded \\(no trace in .*runs/a\\)\\. Likely reasons:\n"
+         COMMAND "${AMPPROF}" run -o "${runs}/a" -- true)
+  expect("run exits with the workload's status" EXIT 7 COMMAND "${AMPPROF}" run -o "${runs}/b" -- sh -c "exit 7")
+  expect("run says which signal killed the workload" EXIT 137 STDERR "killed by signal 9 \\(SIGKILL\\)"
+         COMMAND "${AMPPROF}" run -o "${runs}/c" -- sh -c "kill -9 $$")
+  expect("run gives the workload the collector and its settings" EXIT 0
+         COMMAND "${AMPPROF}" run -o "${runs}/d" --capture-range cudaProfilerApi --duration 2 --
+                 sh -c "test -f \"$CUDA_INJECTION64_PATH\" && test -f \"$NVTX_INJECTION64_PATH\" && test \"$AMPPROF_OUTPUT_DIR\" = '${runs}/d' && test \"$AMPPROF_CAPTURE_RANGE\" = cudaProfilerApi && test \"$AMPPROF_DURATION_S\" = 2 && test \"$AMPPROF_SHIM\" = 1 && test -f \"$(echo \"$PYTHONPATH\" | cut -d: -f1)/sitecustomize.py\"")
+  file(MAKE_DIRECTORY "${runs}/e")
+  file(WRITE "${runs}/e/ampprof-pid1.ampt" "an earlier run")
+  expect("run never mixes its traces with an earlier run's" EXIT 2 ONE_LINE_STDERR STDERR "pass --force to replace them"
+         COMMAND "${AMPPROF}" run -o "${runs}/e" -- true)
+  expect("run --force replaces them" EXIT 0 COMMAND "${AMPPROF}" run -o "${runs}/e" --force -- true)
+  expect("run a program that does not exist" EXIT 127 ONE_LINE_STDERR STDERR "no-such-program"
+         COMMAND "${AMPPROF}" run -o "${runs}/f" -- no-such-program-ampprof)
+  expect("run under another CUDA tool records nothing and says so" EXIT 0
+         STDERR "another CUDA tool is attached \\(CUDA_INJECTION64_PATH=/opt/other/libtool.so\\)"
+         COMMAND ${CMAKE_COMMAND} -E env CUDA_INJECTION64_PATH=/opt/other/libtool.so
+                 "${AMPPROF}" run -o "${runs}/g" -- sh -c "test \"$CUDA_INJECTION64_PATH\" = /opt/other/libtool.so")
+  expect("run --delay needs the whole-run capture" EXIT 1 ONE_LINE_STDERR STDERR "--delay"
+         COMMAND "${AMPPROF}" run -o "${runs}/h" --capture-range cudaProfilerApi --delay 1 -- true)
+  expect("compare gives each run its precision" EXIT 0 STDERR "FP32 run 1 of 1\n.*no CUDA activity was recorded"
+         COMMAND "${AMPPROF}" compare -o "${runs}/cmp1" -- sh -c "test \"$AMPPROF_PRECISION:{precision}\" = fp32:fp32")
+  expect("compare stops at a failing run with its status" EXIT 4 STDERR "the fp32 run exited with status 4; stopping"
+         COMMAND "${AMPPROF}" compare -o "${runs}/cmp2" -- sh -c "exit 4")
+  file(MAKE_DIRECTORY "${runs}/cmp3/amp-2")
+  file(WRITE "${runs}/cmp3/amp-2/ampprof-pid1.ampt" "an earlier run")
+  expect("compare checks every run's directory before the first" EXIT 2 ONE_LINE_STDERR STDERR "amp-2: holds 1 trace"
+         COMMAND "${AMPPROF}" compare --runs 2 -o "${runs}/cmp3" -- sh -c "exit 5")
+else()
+  expect("compare without a collector" EXIT 3 ONE_LINE_STDERR STDERR "CUPTI collector" COMMAND "${AMPPROF}" compare -- true)
+  expect("run without a collector" EXIT 3 ONE_LINE_STDERR STDERR "CUPTI collector" COMMAND "${AMPPROF}" run -- true)
+endif()
 expect("run needs a command" EXIT 1 ONE_LINE_STDERR COMMAND "${AMPPROF}" run)
 expect("export format is checked" EXIT 1 ONE_LINE_STDERR COMMAND "${AMPPROF}" export "${good}" --format pdf -o x)
 

@@ -184,6 +184,23 @@ TEST(WriterPipelineTest, FlushWritesEverythingCompletedBeforeIt) {
   ASSERT_TRUE(pipeline->Stop().ok());
 }
 
+TEST(WriterPipelineTest, MetadataLearntWhileRunningReachesTheFile) {
+  TempDir dir;
+  const std::string path = dir.File("trace.ampt");
+  auto pipeline =
+      StartPipeline(path, {.buffer_bytes = 4096, .max_buffers = 2, .preallocated_buffers = 1});
+  ASSERT_NE(pipeline, nullptr);
+  pipeline->SetMetadata("capture_started_ns", "100");
+  ASSERT_TRUE(pipeline->Flush().ok());
+  EXPECT_EQ(ReadBack(path).metadata["capture_started_ns"], "100");  // while the pipeline runs
+  pipeline->SetMetadata("capture_stopped_ns", "200");             // written by Stop()
+  ASSERT_TRUE(pipeline->Stop().ok());
+  pipeline->SetMetadata("too_late", "x");  // after Stop(): dropped, harmlessly
+  const RecordSet set = ReadBack(path);
+  EXPECT_EQ(set.metadata.at("capture_stopped_ns"), "200");
+  EXPECT_EQ(set.metadata.count("too_late"), 0u);
+}
+
 TEST(WriterPipelineTest, FlushFromManyThreadsWhileProducing) {
   TempDir dir;
   auto pipeline = StartPipeline(

@@ -1,0 +1,205 @@
+#include "src/cli/compare_command.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include "reports/text/text_reporter.h"
+#include "src/base/format.h"
+#include "src/cli/collector_setup.h"
+#include "src/cli/exit_codes.h"
+#include "src/cli/output_directory.h"
+#include "src/cli/traced_run.h"
+#include "src/pipeline/analysis.h"
+
+namespace ampprof::cli {
+namespace {
+
+struct CompareOptions {
+  std::vector<std::string> command;
+  TracedRunFlags traced;
+  int64_t runs = 1;
+  std::string amp_dtype = "fp16";
+  bool report = true;
+};
+
+enum class Mode { kFp32, kAmp };
+
+std::string_view ModeName(Mode mode) { return mode == Mode::kFp32 ? "fp32" : "amp"; }
+
+// The command line of one mode: every "{precision}" becomes fp32, or the AMP dtype (fp16/bf16), so a
+// program with its own precision flag runs unchanged: `./train --precision {precision}`.
+std::vector<std::string> CommandFor(const CompareOptions& options, Mode mode) {
+  const std::string precision = mode == Mode::kFp32 ? "fp32" : options.amp_dtype;
+  std::vector<std::string> argv = options.command;
+  for (std::string& argument : argv) {
+    for (size_t at = argument.find("{precision}"); at != std::string::npos;
+         at = argument.find("{precision}", at + precision.size())) {
+      argument.replace(at, 11, precision);
+    }
+  }
+  return argv;
+}
+
+struct ModeRun {
+  Mode mode;
+  int index = 0;  // 1-based repetition
+  std::string dir;
+  std::vector<std::string> traces;
+};
+
+// One pair's comparison: the AMP traces against the FP32 run as the baseline.
+struct PairResult {
+  int index = 0;
+  std::vector<analyzers::Report> reports;
+  double speedup = 0.0;
+  base::DurationNs fp32_ns = 0;
+  base::DurationNs amp_ns = 0;
+};
+
+base::StatusOr<PairResult> ComparePair(const ModeRun& fp32, const ModeRun& amp) {
+  PairResult pair;
+  pair.index = amp.index;
+  ASSIGN_OR_RETURN(pair.reports, pipeline::AnalyzeTraces(amp.traces, {.baseline = fp32.dir}));
+  for (const analyzers::Report& report : pair.reports) {
+    if (!report.comparison) continue;
+    pair.speedup = report.comparison->speedup;
+    pair.fp32_ns = report.comparison->baseline.time_ns;
+    pair.amp_ns = report.comparison->candidate.time_ns;
+    break;
+  }
+  return pair;
+}
+
+// With --runs N: every pair's step times and speed-up, and the spread, so that a difference can be
+// told from run-to-run noise.
+void RenderSpread(const std::vector<PairResult>& pairs, std::ostream& out) {
+  fmt::print(out, "Runs: FP32 and mixed precision alternated, {} pair(s)\n", pairs.size());
+  fmt::print(out, "  {:>4}  {:>12}  {:>12}  {:>9}\n", "pair", "FP32", "AMP", "speed-up");
+  std::vector<double> speedups;
+  for (const PairResult& pair : pairs) {
+    fmt::print(out, "  {:>4}  {:>12}  {:>12}  {:>8.2f}x\n", pair.index, base::FormatDuration(pair.fp32_ns),
+               base::FormatDuration(pair.amp_ns), pair.speedup);
+    if (pair.speedup > 0) speedups.push_back(pair.speedup);
+  }
+  if (speedups.empty()) return;
+  std::sort(speedups.begin(), speedups.end());
+  fmt::print(out, "  speed-up: median {:.2f}x, from {:.2f}x to {:.2f}x over {} pairs\n\n",
+             speedups[speedups.size() / 2], speedups.front(), speedups.back(), speedups.size());
+}
+
+int Compare(const CompareOptions& options) {
+  base::StatusOr<CollectorFiles> collector = FindCollector();
+  if (!collector.ok()) {
+    fmt::print(std::cerr, "ampprof compare: {}\n", collector.status().message());
+    return kExitUnavailable;
+  }
+  if (base::Status flags = CheckTracedRunFlags(options.traced); !flags.ok()) {
+    fmt::print(std::cerr, "ampprof compare: {}\n", flags.message());
+    return kExitUsage;
+  }
+  // Every run's directory is prepared before the first starts: an unusable one fails now, not after
+  // an hour of FP32 training.
+  std::vector<ModeRun> runs;
+  for (int index = 1; index <= options.runs; ++index) {
+    for (const Mode mode : {Mode::kFp32, Mode::kAmp}) {
+      const std::string name = fmt::format("{}/{}-{}", options.traced.output_dir, ModeName(mode), index);
+      base::StatusOr<std::string> dir = PrepareOutputDirectory(name, options.traced.force);
+      if (!dir.ok()) {
+        fmt::print(std::cerr, "ampprof compare: {}\n", dir.status().message());
+        return kExitBadInput;
+      }
+      runs.push_back({mode, index, *dir, {}});
+    }
+  }
+
+  // Alternating FP32 and AMP, so that drift (clocks, temperature, other jobs) touches both alike.
+  for (ModeRun& run : runs) {
+    fmt::print(std::cerr, "ampprof compare: {} run {} of {}\n",
+               run.mode == Mode::kFp32 ? "FP32" : "mixed-precision", run.index, options.runs);
+    TracedWorkload workload;
+    workload.argv = CommandFor(options, run.mode);
+    workload.output_dir = run.dir;
+    workload.capture = CaptureOptionsFor(options.traced, run.dir);
+    workload.extra_environment = {{"AMPPROF_PRECISION", std::string(ModeName(run.mode))}};
+    base::StatusOr<TracedRunResult> result = RunTraced(workload, *collector, "compare");
+    if (!result.ok()) {
+      fmt::print(std::cerr, "ampprof compare: {}\n", result.status().message());
+      return ExitStatusForLaunchError(result.status());
+    }
+    if (result->exit_status != 0) {
+      fmt::print(std::cerr, "ampprof compare: the {} run exited with status {}; stopping\n",
+                 ModeName(run.mode), result->exit_status);
+      return result->exit_status;
+    }
+    if (!result->recorded) return kExitOk;  // another tool owns the tracing: nothing to compare
+    if (result->traces.empty()) {
+      ExplainNoTrace("compare", run.dir, workload.capture);
+      return kExitOk;
+    }
+    run.traces = std::move(result->traces);
+  }
+  if (!options.report) return kExitOk;
+
+  std::vector<PairResult> pairs;
+  for (size_t i = 0; i + 1 < runs.size(); i += 2) {
+    base::StatusOr<PairResult> pair = ComparePair(runs[i], runs[i + 1]);
+    if (!pair.ok()) {
+      fmt::print(std::cerr, "ampprof compare: cannot analyze the traces: {}\n",
+                 pair.status().message());
+      return kExitBadInput;
+    }
+    pairs.push_back(std::move(*pair));
+  }
+  // The pair with the median speed-up stands for all of them in the full report.
+  std::vector<const PairResult*> by_speedup;
+  for (const PairResult& pair : pairs) by_speedup.push_back(&pair);
+  std::sort(by_speedup.begin(), by_speedup.end(),
+            [](const PairResult* a, const PairResult* b) { return a->speedup < b->speedup; });
+  const PairResult& median = *by_speedup[by_speedup.size() / 2];
+  if (pairs.size() > 1) {
+    RenderSpread(pairs, std::cout);
+    fmt::print(std::cout, "The report of pair {}, the median speed-up:\n\n", median.index);
+  }
+  reports::RenderText(median.reports, std::cout, {});
+  return kExitOk;
+}
+
+}  // namespace
+
+CommandAction AddCompareCommand(CLI::App& app) {
+  auto options = std::make_shared<CompareOptions>();
+  CLI::App* command = app.add_subcommand(
+      "compare",
+      "Run a program in FP32 and in mixed precision, trace both and explain the difference");
+  AddTracedRunFlags(command, options->traced);
+  command->add_option("--runs", options->runs, "Pairs of runs (FP32, then AMP), to see the spread")
+      ->check(CLI::Range(1, 100))
+      ->capture_default_str();
+  command
+      ->add_option("--amp-dtype", options->amp_dtype,
+                   "What {precision} becomes in the mixed-precision run's command line")
+      ->check(CLI::IsMember({"fp16", "bf16"}))
+      ->capture_default_str();
+  command->add_flag("!--no-report", options->report,
+                    "Only record: do not analyze the traces after the runs");
+  command->add_option("command", options->command, "The workload and its arguments, after --")
+      ->required()
+      ->type_name("-- CMD ARGS...");
+  command->footer(
+      "Each run gets AMPPROF_PRECISION=fp32 or amp, and {precision} in its arguments becomes fp32 or "
+      "the --amp-dtype; traces go to DIR/fp32-N and DIR/amp-N.\n"
+      "Example: ampprof compare --runs 3 -- ./train --precision {precision}\n"
+      "Exit status: 0 when both runs succeeded; otherwise the failing run's own status; 127/126 "
+      "when the program cannot be started; 1 bad usage, 2 an output directory is unusable or a "
+      "trace unreadable, 3 this build has no collector.");
+  return {command, [options] { return Compare(*options); }};
+}
+
+}  // namespace ampprof::cli

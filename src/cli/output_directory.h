@@ -1,0 +1,23 @@
+#ifndef AMPPROF_SRC_CLI_OUTPUT_DIRECTORY_H_
+#define AMPPROF_SRC_CLI_OUTPUT_DIRECTORY_H_
+
+// The directory a traced run writes its traces into, checked before the workload starts: a run that
+// could not write its trace should fail in a second, not after an hour of training.
+//
+//   ASSIGN_OR_RETURN(std::string dir, PrepareOutputDirectory("ampprof-out", /*replace=*/false));
+//
+// The directory is created when missing (with its parents) and must be writable. Traces of an earlier
+// run in it (*.ampt) are never silently mixed with or overwritten by the new ones: that is an error,
+// unless `replace`, which deletes them first. Returns the absolute path (the workload may chdir).
+
+#include <string>
+
+#include "src/base/status.h"
+
+namespace ampprof::cli {
+
+base::StatusOr<std::string> PrepareOutputDirectory(const std::string& path, bool replace);
+
+}  // namespace ampprof::cli
+
+#endif  // AMPPROF_SRC_CLI_OUTPUT_DIRECTORY_H_

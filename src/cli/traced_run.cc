@@ -1,0 +1,145 @@
+#include "src/cli/traced_run.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <system_error>
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include "src/cli/launcher.h"
+
+namespace ampprof::cli {
+namespace {
+
+std::optional<std::string> ProcessEnvironment(std::string_view name) {
+  const char* value = std::getenv(std::string(name).c_str());
+  if (value == nullptr) return std::nullopt;
+  return std::string(value);
+}
+
+// What the exit status says about how the workload ended, when a signal ended it.
+std::optional<std::string> HowItDied(int status) {
+  if (status <= 128 || status > 128 + 64) return std::nullopt;
+  const int signal = status - 128;
+  const char* name = sigabbrev_np(signal);
+  return fmt::format(
+      "the workload was killed by signal {} (SIG{}); its traces hold what was recorded before",
+      signal, name != nullptr ? name : "?");
+}
+
+}  // namespace
+
+void AddTracedRunFlags(CLI::App* command, TracedRunFlags& flags) {
+  command
+      ->add_option("-o,--output", flags.output_dir,
+                   "Directory for the traces: one .ampt per process that used CUDA, named by rank "
+                   "and pid")
+      ->type_name("DIR")
+      ->capture_default_str();
+  command->add_flag("--force", flags.force,
+                    "Replace the traces an earlier run left in the directory");
+  command
+      ->add_option("--capture-range", flags.capture_range,
+                   "none: record from CUDA initialisation to exit; cudaProfilerApi: from the "
+                   "program's cudaProfilerStart to cudaProfilerStop (torch.cuda.profiler.start/stop)")
+      ->check(CLI::IsMember({"none", "cudaProfilerApi"}))
+      ->capture_default_str();
+  command
+      ->add_option("--delay", flags.delay_seconds,
+                   "Start recording SEC seconds after CUDA initialisation")
+      ->type_name("SEC")
+      ->check(CLI::Range(0.0, 86400.0));
+  command
+      ->add_option("--duration", flags.duration_seconds,
+                   "Record for SEC seconds, then detach so the rest of the run is not slowed down")
+      ->type_name("SEC")
+      ->check(CLI::Range(0.001, 86400.0));
+  command->add_flag("--torch-ops", flags.torch_ops,
+                    "PyTorch workloads: every op an NVTX range with its input shapes "
+                    "(emit_nvtx(record_shapes=True)), to attribute kernels to ops; costs host time");
+  command->add_flag("--library-logs", flags.library_logs,
+                    "cuBLASLt, cuBLAS and cuDNN log their calls (types, shapes, groups) into DIR, one "
+                    "file per process; slows the run down");
+}
+
+base::Status CheckTracedRunFlags(const TracedRunFlags& flags) {
+  if (flags.capture_range == "cudaProfilerApi" && flags.delay_seconds) {
+    return base::InvalidArgumentError(
+        "--delay applies to the whole-run capture; with --capture-range=cudaProfilerApi the "
+        "program's cudaProfilerStart opens the window");
+  }
+  return base::OkStatus();
+}
+
+CaptureOptions CaptureOptionsFor(const TracedRunFlags& flags, const std::string& output_dir) {
+  CaptureOptions capture;
+  capture.output_dir = output_dir;
+  capture.range = flags.capture_range == "cudaProfilerApi" ? CaptureRangeOption::kCudaProfilerApi
+                                                           : CaptureRangeOption::kNone;
+  capture.delay_seconds = flags.delay_seconds;
+  capture.duration_seconds = flags.duration_seconds;
+  capture.torch_ops = flags.torch_ops;
+  capture.library_logs = flags.library_logs;
+  return capture;
+}
+
+base::StatusOr<TracedRunResult> RunTraced(const TracedWorkload& workload,
+                                          const CollectorFiles& collector,
+                                          std::string_view command) {
+  TracedEnvironment traced = TracedRunEnvironment(workload.capture, collector, &ProcessEnvironment);
+  TracedRunResult result;
+  if (traced.other_tool) {
+    result.recorded = false;
+    fmt::print(std::cerr,
+               "ampprof {}: another CUDA tool is attached ({}), and CUDA and NVTX accept one tool "
+               "per process: ampprof records nothing in this run; its NVTX ranges reach that tool\n",
+               command, *traced.other_tool);
+  }
+  LaunchRequest request;
+  request.argv = workload.argv;
+  request.environment = std::move(traced.variables);
+  for (const auto& variable : workload.extra_environment) request.environment.push_back(variable);
+  ASSIGN_OR_RETURN(result.exit_status, RunWorkload(request));
+  if (std::optional<std::string> death = HowItDied(result.exit_status)) {
+    fmt::print(std::cerr, "ampprof {}: {}\n", command, *death);
+  }
+  result.traces = TracesIn(workload.output_dir);
+  return result;
+}
+
+void ExplainNoTrace(std::string_view command, const std::string& output_dir,
+                    const CaptureOptions& capture) {
+  fmt::print(
+      std::cerr,
+      "ampprof {}: no CUDA activity was recorded (no trace in {}). Likely reasons:\n"
+      "  - the program never initialised CUDA (it ran on the CPU, or failed before using the "
+      "GPU);\n"
+      "  - no NVIDIA driver or GPU is visible to it (check nvidia-smi and CUDA_VISIBLE_DEVICES);\n"
+      "  - its CUDA libraries ignore CUDA_INJECTION64_PATH (a driver older than CUDA 13 needs);\n"
+      "{}",
+      command, output_dir,
+      capture.range == CaptureRangeOption::kCudaProfilerApi
+          ? "  - --capture-range=cudaProfilerApi: the program never called cudaProfilerStart "
+            "(torch.cuda.profiler.start()).\n"
+          : "");
+}
+
+std::vector<std::string> TracesIn(const std::string& dir) {
+  std::vector<std::string> traces;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
+    if (entry.path().extension() == ".ampt") traces.push_back(entry.path().string());
+  }
+  std::sort(traces.begin(), traces.end());
+  return traces;
+}
+
+int ExitStatusForLaunchError(const base::Status& error) {
+  return error.code() == base::StatusCode::kNotFound ? kExitCommandNotFound : kExitCannotExecute;
+}
+
+}  // namespace ampprof::cli

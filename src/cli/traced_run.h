@@ -1,0 +1,76 @@
+#ifndef AMPPROF_SRC_CLI_TRACED_RUN_H_
+#define AMPPROF_SRC_CLI_TRACED_RUN_H_
+
+// One traced run of a workload, as `run` does it once and `compare` does it per mode and repetition:
+// the collector's environment (collector_setup.h) over the workload's own, the workload run to the end
+// (launcher.h), and the trace files it left in its directory.
+//
+//   TracedRunFlags flags;                        // -o, --force, --capture-range, --delay, --duration
+//   AddTracedRunFlags(command, flags);
+//   ...
+//   ASSIGN_OR_RETURN(TracedRunResult result, RunTraced(workload, "run"));
+//   // result.exit_status: the workload's; result.traces: what it wrote
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "src/base/status.h"
+#include "src/cli/collector_setup.h"
+
+namespace ampprof::cli {
+
+struct TracedRunFlags {
+  std::string output_dir = "ampprof-out";
+  bool force = false;
+  std::string capture_range = "none";
+  std::optional<double> delay_seconds;
+  std::optional<double> duration_seconds;
+  bool torch_ops = false;
+  bool library_logs = false;
+};
+
+void AddTracedRunFlags(CLI::App* command, TracedRunFlags& flags);
+
+// The flags' combinations that make no sense; an error for the user.
+base::Status CheckTracedRunFlags(const TracedRunFlags& flags);
+
+CaptureOptions CaptureOptionsFor(const TracedRunFlags& flags, const std::string& output_dir);
+
+struct TracedWorkload {
+  std::vector<std::string> argv;
+  std::string output_dir;  // prepared (output_directory.h): exists, writable, no earlier traces
+  CaptureOptions capture;
+  // Set after the collector's variables: the precision a comparison asks for, the Python shim.
+  std::vector<std::pair<std::string, std::string>> extra_environment;
+};
+
+struct TracedRunResult {
+  int exit_status = 0;                  // the workload's, as a shell reports it
+  bool recorded = true;                 // false when another tool owned CUDA/NVTX injection
+  std::vector<std::string> traces;      // the .ampt files it wrote, sorted
+};
+
+// Runs the workload with the collector. Says on stderr (prefixed "ampprof <command>: ") when another
+// tool keeps ampprof out and when the workload died of a signal. An error only when the workload could
+// not be started (kNotFound: 127, otherwise 126, as a shell).
+base::StatusOr<TracedRunResult> RunTraced(const TracedWorkload& workload, const CollectorFiles& collector,
+                                          std::string_view command);
+
+// The likely reasons for a run that left no trace, printed to stderr.
+void ExplainNoTrace(std::string_view command, const std::string& output_dir,
+                    const CaptureOptions& capture);
+
+// The .ampt files directly in `dir`, sorted by name.
+std::vector<std::string> TracesIn(const std::string& dir);
+
+// The exit status a shell would report for a workload that could not be started.
+int ExitStatusForLaunchError(const base::Status& error);
+
+}  // namespace ampprof::cli
+
+#endif  // AMPPROF_SRC_CLI_TRACED_RUN_H_

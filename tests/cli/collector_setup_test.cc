@@ -1,0 +1,111 @@
+#include "src/cli/collector_setup.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+namespace ampprof::cli {
+namespace {
+
+using ::testing::Contains;
+using ::testing::Pair;
+
+EnvironmentLookup FakeEnvironment(std::map<std::string, std::string> variables) {
+  return [variables = std::move(variables)](std::string_view name) -> std::optional<std::string> {
+    const auto it = variables.find(std::string(name));
+    if (it == variables.end()) return std::nullopt;
+    return it->second;
+  };
+}
+
+const CollectorFiles kCollector{"/opt/ampprof/lib/libampprof_inject.so",
+                                "/usr/local/cuda/lib64/libcupti.so.13", "/opt/ampprof/lib/python"};
+
+TEST(CollectorSetupTest, PointsCudaAndNvtxAtTheCollectorAndPassesTheSettings) {
+  CaptureOptions capture;
+  capture.output_dir = "/work/out";
+  capture.range = CaptureRangeOption::kCudaProfilerApi;
+  capture.duration_seconds = 2.5;
+  const TracedEnvironment traced = TracedRunEnvironment(capture, kCollector, FakeEnvironment({}));
+  EXPECT_FALSE(traced.other_tool.has_value());
+  EXPECT_THAT(traced.variables,
+              Contains(Pair("CUDA_INJECTION64_PATH", kCollector.injection_library)));
+  EXPECT_THAT(traced.variables, Contains(Pair("NVTX_INJECTION64_PATH", kCollector.cupti_library)));
+  EXPECT_THAT(traced.variables, Contains(Pair("AMPPROF_OUTPUT_DIR", "/work/out")));
+  EXPECT_THAT(traced.variables, Contains(Pair("AMPPROF_CAPTURE_RANGE", "cudaProfilerApi")));
+  EXPECT_THAT(traced.variables, Contains(Pair("AMPPROF_DURATION_S", "2.5")));
+  for (const auto& [name, value] : traced.variables) EXPECT_NE(name, "AMPPROF_DELAY_S");
+}
+
+TEST(CollectorSetupTest, WholeRunIsTheDefault) {
+  CaptureOptions capture;
+  capture.output_dir = "/o";
+  capture.delay_seconds = 10;
+  const TracedEnvironment traced = TracedRunEnvironment(capture, kCollector, FakeEnvironment({}));
+  EXPECT_THAT(traced.variables, Contains(Pair("AMPPROF_CAPTURE_RANGE", "none")));
+  EXPECT_THAT(traced.variables, Contains(Pair("AMPPROF_DELAY_S", "10")));
+}
+
+TEST(CollectorSetupTest, AnotherToolKeepsItsPlace) {
+  // Nsight Systems, or a second ampprof: CUDA and NVTX accept one tool per process.
+  for (const auto& [name, value] : std::map<std::string, std::string>{
+           {"CUDA_INJECTION64_PATH", "/opt/nsys/target-linux-x64/libToolsInjection64.so"},
+           {"NVTX_INJECTION64_PATH", "/opt/nsys/target-linux-x64/libToolsInjection64.so"}}) {
+    const TracedEnvironment traced =
+        TracedRunEnvironment({}, kCollector, FakeEnvironment({{name, value}}));
+    ASSERT_TRUE(traced.other_tool.has_value()) << name;
+    EXPECT_EQ(*traced.other_tool, name + "=" + value);
+    EXPECT_TRUE(traced.variables.empty());
+  }
+}
+
+TEST(CollectorSetupTest, NoneOrOurOwnCollectorIsNotAnotherTool) {
+  for (const auto& environment : std::vector<std::map<std::string, std::string>>{
+           {{"CUDA_INJECTION64_PATH", "none"}},
+           {{"CUDA_INJECTION64_PATH", ""}},
+           {{"CUDA_INJECTION64_PATH", kCollector.injection_library},
+            {"NVTX_INJECTION64_PATH", kCollector.cupti_library}}}) {
+    const TracedEnvironment traced =
+        TracedRunEnvironment({}, kCollector, FakeEnvironment(environment));
+    EXPECT_FALSE(traced.other_tool.has_value());
+    EXPECT_FALSE(traced.variables.empty());
+  }
+}
+
+TEST(CollectorSetupTest, ThePythonShimGoesAheadOfTheInheritedPath) {
+  CaptureOptions capture;
+  capture.torch_ops = true;
+  const TracedEnvironment traced =
+      TracedRunEnvironment(capture, kCollector, FakeEnvironment({{"PYTHONPATH", "/home/me/lib"}}));
+  EXPECT_THAT(traced.variables, Contains(Pair("PYTHONPATH", "/opt/ampprof/lib/python:/home/me/lib")));
+  EXPECT_THAT(traced.variables, Contains(Pair("AMPPROF_SHIM", "1")));
+  EXPECT_THAT(traced.variables, Contains(Pair("AMPPROF_TORCH_OPS", "1")));
+
+  const TracedEnvironment alone = TracedRunEnvironment({}, kCollector, FakeEnvironment({}));
+  EXPECT_THAT(alone.variables, Contains(Pair("PYTHONPATH", "/opt/ampprof/lib/python")));
+  for (const auto& [name, value] : alone.variables) EXPECT_NE(name, "AMPPROF_TORCH_OPS");
+}
+
+TEST(CollectorSetupTest, WithoutTheShimPythonRunsAsItIs) {
+  CollectorFiles no_shim = kCollector;
+  no_shim.python_shim_dir.clear();
+  const TracedEnvironment traced = TracedRunEnvironment({}, no_shim, FakeEnvironment({}));
+  for (const auto& [name, value] : traced.variables) {
+    EXPECT_NE(name, "PYTHONPATH");
+    EXPECT_NE(name, "AMPPROF_SHIM");
+  }
+}
+
+TEST(CollectorSetupTest, LibraryLogsGoToTheOutputDirectory) {
+  CaptureOptions capture;
+  capture.output_dir = "/work/out";
+  capture.library_logs = true;
+  const TracedEnvironment traced = TracedRunEnvironment(capture, kCollector, FakeEnvironment({}));
+  EXPECT_THAT(traced.variables, Contains(Pair("CUBLASLT_LOG_FILE", "/work/out/cublaslt.%i.log")));
+  EXPECT_THAT(traced.variables, Contains(Pair("CUDNN_LOGDEST_DBG", "/work/out/cudnn.%i.log")));
+}
+
+}  // namespace
+}  // namespace ampprof::cli

@@ -1,0 +1,2 @@
+from torch.amp.autocast_mode import autocast
+from torch.amp.grad_scaler import GradScaler
