@@ -104,8 +104,11 @@ void RenderVerdict(const Report& report, std::ostream& out, const TextStyle& sty
   const analyzers::Verdict verdict = analyzers::JudgeReport(report);
   std::ostringstream text;
   RenderField(text, "verdict", verdict.text, width, "");
-  const std::string painted = verdict.worst ? style.Severity(*verdict.worst, text.str()) : style.Heading(text.str());
-  fmt::print(out, "\n{}", painted);
+  fmt::print(out, "\n");
+  std::istringstream lines(text.str());
+  for (std::string line; std::getline(lines, line);) {  // painted line by line: no colour across a newline
+    fmt::print(out, "{}\n", verdict.worst ? style.Severity(*verdict.worst, line) : style.Heading(line));
+  }
 }
 
 void RenderFindings(const Report& report, std::ostream& out, const TextStyle& style, size_t width) {

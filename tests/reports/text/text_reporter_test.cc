@@ -121,6 +121,16 @@ TEST(RenderText, ColourOnlyWhenAskedAndNeverCountedInTheWidth) {
     stripped += coloured[i];
   }
   EXPECT_EQ(stripped, plain);
+  // Every colour ends on the line it starts: a pager or a terminal resize never bleeds it.
+  std::istringstream lines(coloured);
+  for (std::string line; std::getline(lines, line);) {
+    size_t opened = 0;
+    size_t reset = 0;
+    for (size_t at = line.find('\x1b'); at != std::string::npos; at = line.find('\x1b', at + 1)) {
+      ++(line.compare(at, 4, "\x1b[0m") == 0 ? reset : opened);
+    }
+    EXPECT_EQ(opened, reset) << line;
+  }
 }
 
 TEST(RenderText, ListsTheFirstStepsWithABarWhenVerbose) {
