@@ -169,7 +169,9 @@ void RenderRun(std::ostream& out, std::string_view name, const analyzers::Compar
   } else {
     timing = fmt::format("{} of GPU time (whole run)", FormatDuration(run.time_ns));
   }
-  if (run.peak_allocated_bytes) timing += fmt::format("; peak device memory {}", FormatBytes(*run.peak_allocated_bytes));
+  if (run.peak_allocated_bytes) {
+    timing += fmt::format("; peak device memory {}", base::FormatBytes(*run.peak_allocated_bytes));
+  }
   RenderField(out, "", timing, width);
 }
 
