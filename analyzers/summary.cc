@@ -154,6 +154,15 @@ std::vector<KernelTimeSummary> TopKernelsByTime(const TraceModel& model,
   return by_name;
 }
 
+std::vector<StepTime> FirstStepTimes(const Steps& steps) {
+  std::vector<StepTime> times;
+  const size_t count = std::min(steps.intervals.size(), kMaxStepTimes);
+  for (size_t i = 0; i < count; ++i) {
+    times.push_back({static_cast<uint32_t>(i), steps.intervals[i], i < steps.warmup});
+  }
+  return times;
+}
+
 }  // namespace
 
 std::string CategoryLabel(const KernelClass& k) {
@@ -217,6 +226,7 @@ TraceSummary Summarize(const TraceModel& model) {
     summary.step_source = std::string(StepSourceName(steps->source));
     summary.median_step_ns = steps->MedianDuration();
     summary.p90_step_ns = steps->P90Duration();
+    summary.step_times = FirstStepTimes(*steps);
   } else if (const std::vector<model::RangeRow> profiler_steps = model::StepRanges(model); !profiler_steps.empty()) {
     // One or two ProfilerStep ranges are no loop, but they are what the user asked the profiler for.
     Steps few;
@@ -225,6 +235,7 @@ TraceSummary Summarize(const TraceModel& model) {
     summary.step_source = std::string(StepSourceName(StepSource::kProfilerStep));
     summary.median_step_ns = few.MedianDuration();
     summary.p90_step_ns = few.P90Duration();
+    summary.step_times = FirstStepTimes(few);
   }
   for (uint32_t i = 0; i < model.kernels().size(); ++i) {
     summary.kernel_time_ns = base::SaturatingAdd(summary.kernel_time_ns, model.kernels().duration(KernelRow(i)));

@@ -67,6 +67,17 @@ struct CategoryTimeSummary {
   double share_of_kernel_time = 0.0;
 };
 
+// One training step as the reports list it (the per-step table of the verbose text report, JSON).
+struct StepTime {
+  uint32_t index = 0;              // position among the trace's steps, from 0, warm-up included
+  base::Interval interval;         // host time for range-based steps, GPU time otherwise (steps.h)
+  bool warmup = false;             // a leading warm-up outlier, left out of the median and p90
+};
+
+// The per-step list is bounded so that a report stays small however long the run: the first steps are
+// the ones that show warm-up, and a training loop's later steps repeat the median.
+inline constexpr size_t kMaxStepTimes = 32;
+
 struct TraceSummary {
   std::string workload;  // what ran, from the trace's metadata or process command line
   // What ampprof's collector says about its own recording when it was not the whole story: it was
@@ -92,6 +103,7 @@ struct TraceSummary {
   std::string step_source;               // where the steps came from: StepSourceName
   base::DurationNs median_step_ns = 0;   // median duration of the steps after warm-up; 0 without steps
   base::DurationNs p90_step_ns = 0;
+  std::vector<StepTime> step_times;      // the first kMaxStepTimes steps, in time order
   base::DurationNs kernel_time_ns = 0;  // sum of kernel durations, all devices
   std::vector<ProcessSummary> process_list;
   std::vector<DeviceSummary> devices;

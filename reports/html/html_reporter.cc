@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analyzers/finding_catalog.h"
+#include "analyzers/verdict.h"
 #include "reports/html/html_assets.h"
 #include "reports/html/html_escape.h"
 #include "reports/html/markdown_html.h"
@@ -81,37 +82,25 @@ void Card(std::ostream& out, std::string_view label, std::string_view value,
 
 // ---- Verdict ----
 
-std::string Headline(const Context& ctx) {
-  const Report& report = ctx.report;
-  if (report.comparison && report.comparison->speedup > 0) {
-    const Comparison& c = *report.comparison;
-    if (c.speedup >= analyzers::kMinUsefulSpeedup) {
-      return fmt::format("Mixed precision is {:.2f}x faster than FP32", c.speedup);
-    }
-  }
-  if (!report.findings.empty()) return report.findings.front().verdict;
-  return fmt::format("No problem found: {} checks ran", report.checks_run.size());
+// The verdict line every view prints (analyzers/verdict.h), as a sentence.
+std::string Sentence(std::string text) {
+  if (!text.empty() && text[0] >= 'a' && text[0] <= 'z')
+    text[0] = static_cast<char>(text[0] - 'a' + 'A');
+  return text + ".";
 }
 
 void RenderVerdict(const Context& ctx, std::ostream& out) {
   const Report& report = ctx.report;
   const analyzers::TraceSummary& summary = report.summary;
+  const analyzers::Verdict verdict = analyzers::JudgeReport(report);
   fmt::print(out, "<section class=\"verdict\" id=\"{}\">\n<h2>Verdict</h2>\n",
              ctx.Anchor("verdict"));
-  std::string_view severity = "ok";
-  if (!report.findings.empty())
-    severity = analyzers::SeverityName(report.findings.front().severity);
-  if (report.comparison && report.comparison->speedup >= analyzers::kMinUsefulSpeedup)
-    severity = "ok";
-  fmt::print(out, "<p class=\"headline sev-{}\">{}</p>\n", severity, EscapeHtml(Headline(ctx)));
-  size_t counts[3] = {0, 0, 0};
-  for (const Finding& finding : report.findings) ++counts[static_cast<size_t>(finding.severity)];
-  if (!report.findings.empty()) {
-    fmt::print(out,
-               "<p class=\"counts\"><a href=\"#{}\">{} finding{}</a>: {} critical, {} warning, {} "
-               "info</p>\n",
-               ctx.Anchor("findings"), report.findings.size(),
-               report.findings.size() == 1 ? "" : "s", counts[2], counts[1], counts[0]);
+  const std::string_view severity = verdict.worst ? analyzers::SeverityName(*verdict.worst) : "ok";
+  fmt::print(out, "<p class=\"headline sev-{}\">{}</p>\n", severity,
+             EscapeHtml(Sentence(verdict.text)));
+  if (!verdict.start_with.empty()) {
+    fmt::print(out, "<p class=\"lead\">Start with {}: {}</p>\n",
+               ctx.FindingLink(verdict.start_with), EscapeHtml(report.findings.front().verdict));
   }
   out << "<div class=\"cards\">";
   if (summary.median_step_ns > 0) {
@@ -244,10 +233,8 @@ void RenderComparison(const Context& ctx, std::ostream& out) {
 
 void RenderTimelines(const Context& ctx, std::ostream& out) {
   const Report& report = ctx.report;
-  fmt::print(
-      out,
-      "<section class=\"timelines\" id=\"{}\">\n<h2>GPU timeline</h2>\n",
-      ctx.Anchor("timeline"));
+  fmt::print(out, "<section class=\"timelines\" id=\"{}\">\n<h2>GPU timeline</h2>\n",
+             ctx.Anchor("timeline"));
   out << "<p class=\"hint\">Kernels coloured by category, stream by stream; the shaded background "
          "is the time the "
          "GPU sat idle, coloured by why (<code>ampprof explain gpu.launch_bound</code>).</p>\n";

@@ -29,7 +29,8 @@ constexpr const char* kDescription =
 constexpr const char* kFooter =
     "Run 'ampprof COMMAND --help' for a command's flags.\n"
     "Exit status: 0 ok, 1 bad usage, 2 unreadable input or unwritable output, 3 not available in this "
-    "build; run and compare exit with the workload's own status.";
+    "build, 4 analyze --fail-on found a finding at its level; run and compare exit with the workload's "
+    "own status.";
 
 std::string OneLine(std::string text) {
   std::replace(text.begin(), text.end(), '\n', ' ');

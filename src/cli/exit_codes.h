@@ -10,6 +10,7 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitUsage = 1;        // bad flags or arguments, unknown finding id
 inline constexpr int kExitBadInput = 2;     // a trace that cannot be read, an output that cannot be written
 inline constexpr int kExitUnavailable = 3;  // the command needs a part this build does not have
+inline constexpr int kExitFindings = 4;     // analyze --fail-on LEVEL: a finding at LEVEL or above (report written)
 
 }  // namespace ampprof::cli
 

@@ -6,6 +6,7 @@
 #include <fmt/ostream.h>
 
 #include "collectors/records/ampt_format.h"
+#include "src/cli/collector_setup.h"
 #include "src/cli/exit_codes.h"
 
 namespace ampprof::cli {
@@ -19,7 +20,17 @@ int PrintVersion() {
   fmt::print(std::cout, "CUDA toolkit   {}\n",
              AMPPROF_CUDA_ENABLED ? "found at build time (" AMPPROF_CUDA_VERSION ")"
                                   : "not used (built with AMPPROF_WITH_CUDA=OFF or without CUDA)");
-  fmt::print(std::cout, "collector      not part of this version (ampprof run/compare are unavailable)\n");
+  base::StatusOr<CollectorFiles> collector = FindCollector();
+  if (collector.ok()) {
+    fmt::print(std::cout, "collector      {}\n", collector->injection_library);
+    fmt::print(std::cout, "libcupti       {} (NVTX_INJECTION64_PATH of traced runs)\n",
+               collector->cupti_library);
+    fmt::print(std::cout, "python shim    {}\n",
+               collector->python_shim_dir.empty() ? "not found (Python runs are traced without it)"
+                                                  : collector->python_shim_dir);
+  } else {
+    fmt::print(std::cout, "collector      unavailable: {}\n", collector.status().message());
+  }
   return kExitOk;
 }
 

@@ -78,11 +78,33 @@ BaselineRun ReduceBaseline(const LoadedTrace& trace, const std::string& path) {
           trace.model.stats().HasDataLoss()};
 }
 
-base::StatusOr<std::vector<BaselineRun>> ProfileBaseline(const std::string& path) {
-  ASSIGN_OR_RETURN(const std::vector<std::string> files, ExpandTraceInputs({path}));
+// Progress in units of the job: two per trace (read and build; analyse), baseline traces first.
+class JobProgress {
+ public:
+  JobProgress(base::Progress* progress, size_t traces) : progress_(progress), total_(2 * traces) {}
+  JobProgress(const JobProgress&) = delete;
+  JobProgress& operator=(const JobProgress&) = delete;
+  ~JobProgress() {
+    if (progress_ != nullptr) progress_->Done();  // on failure too: the error line must not share a line with the bar
+  }
+  void Start(std::string_view verb, const std::string& path) {
+    if (progress_ == nullptr) return;
+    progress_->Update(fmt::format("{} {}", verb, std::filesystem::path(path).filename().string()), done_, total_);
+    ++done_;
+  }
+
+ private:
+  base::Progress* progress_;
+  size_t total_;
+  size_t done_ = 0;
+};
+
+base::StatusOr<std::vector<BaselineRun>> ProfileBaseline(const std::vector<std::string>& files, JobProgress& progress) {
   std::vector<BaselineRun> runs;
   for (const std::string& file : files) {
+    progress.Start("reading the baseline", file);
     ASSIGN_OR_RETURN(const LoadedTrace trace, LoadAndBuild(file));  // one model in memory at a time
+    progress.Start("profiling the baseline", file);
     runs.push_back(ReduceBaseline(trace, file));
   }
   std::stable_sort(runs.begin(), runs.end(), [](const BaselineRun& a, const BaselineRun& b) {
@@ -224,10 +246,17 @@ analyzers::Report Analyze(const LoadedTrace& trace) {
 base::StatusOr<std::vector<analyzers::Report>> AnalyzeTraces(const std::vector<std::string>& paths,
                                                              const AnalyzeOptions& options) {
   ASSIGN_OR_RETURN(const std::vector<std::string> files, ExpandTraceInputs(paths));
+  std::vector<std::string> baseline_files;
+  if (!options.baseline.empty()) {
+    auto expanded = ExpandTraceInputs({options.baseline});
+    if (!expanded.ok()) return base::Status(expanded.status().code(), "baseline " + expanded.status().message());
+    baseline_files = std::move(*expanded);
+  }
+  JobProgress progress(options.progress, baseline_files.size() + files.size());
   // The baseline first: a bad baseline path fails before a long analysis, not after it.
   std::vector<BaselineRun> baseline;
-  if (!options.baseline.empty()) {
-    auto profiled = ProfileBaseline(options.baseline);
+  if (!baseline_files.empty()) {
+    auto profiled = ProfileBaseline(baseline_files, progress);
     if (!profiled.ok()) {
       return base::Status(profiled.status().code(), "baseline " + profiled.status().message());
     }
@@ -235,7 +264,9 @@ base::StatusOr<std::vector<analyzers::Report>> AnalyzeTraces(const std::vector<s
   }
   std::vector<CandidateRun> runs;
   for (const std::string& file : files) {
+    progress.Start("reading", file);
     ASSIGN_OR_RETURN(const LoadedTrace trace, LoadAndBuild(file));  // one model in memory at a time
+    progress.Start("analyzing", file);
     runs.push_back({Analyze(trace), std::nullopt});
     if (!baseline.empty()) runs.back().profile = Profile(trace.model);
   }

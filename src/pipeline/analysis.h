@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "analyzers/report.h"
+#include "src/base/progress.h"
 #include "src/base/status.h"
 #include "src/model/trace_model.h"
 
@@ -40,6 +41,8 @@ analyzers::Report Analyze(const LoadedTrace& trace);
 
 struct AnalyzeOptions {
   std::string baseline;  // FP32 trace file or directory of rank traces; empty: no comparison
+  // Told as each trace is read and analysed (two units per trace, baseline traces included); may be null.
+  base::Progress* progress = nullptr;
 };
 
 base::StatusOr<std::vector<analyzers::Report>> AnalyzeTraces(const std::vector<std::string>& paths,

@@ -1,5 +1,6 @@
 #include "analyzers/summary.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "src/model/model_builder.h"
@@ -63,6 +64,28 @@ TEST(Summarize, CountsProfilerStepsAndTheirMedian) {
   EXPECT_EQ(summary.warmup_steps, 1u) << "900 ns is more than 1.5x the median of the others";
   EXPECT_EQ(summary.step_source, "ProfilerStep ranges");
   EXPECT_EQ(summary.median_step_ns, 110) << "over the measured steps";
+  ASSERT_EQ(summary.step_times.size(), 3u);
+  EXPECT_EQ(summary.step_times[0].index, 0u);
+  EXPECT_EQ(summary.step_times[0].interval, (base::Interval{0, 900}));
+  EXPECT_TRUE(summary.step_times[0].warmup);
+  EXPECT_EQ(summary.step_times[2].interval, (base::Interval{1200, 1310}));
+  EXPECT_FALSE(summary.step_times[2].warmup);
+}
+
+TEST(Summarize, ListsOnlyTheFirstStepsOfALongRun) {
+  model::ModelBuilder builder;
+  RecordBuilder b(builder);
+  const int steps = static_cast<int>(kMaxStepTimes) + 8;
+  for (int i = 0; i < steps; ++i) {
+    b.Range(fmt::format("ProfilerStep#{}", i), i * 1000, i * 1000 + 500 + i,
+            records::RangeCategory::kUserAnnotation);
+  }
+  const model::TraceModel model = std::move(builder).Build();
+  const TraceSummary summary = Summarize(model);
+  EXPECT_EQ(summary.steps, static_cast<uint32_t>(steps));
+  ASSERT_EQ(summary.step_times.size(), kMaxStepTimes);
+  EXPECT_EQ(summary.step_times.back().index, kMaxStepTimes - 1);
+  EXPECT_EQ(summary.step_times.back().interval.duration(), 500 + static_cast<int>(kMaxStepTimes) - 1);
 }
 
 TEST(Summarize, SplitsKernelTimeByCategoryAndMathUnit) {

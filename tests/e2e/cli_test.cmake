@@ -66,7 +66,12 @@ expect("unknown command" EXIT 1 ONE_LINE_STDERR COMMAND "${AMPPROF}" frobnicate)
 expect("bad log level" EXIT 1 ONE_LINE_STDERR STDERR "verbose" COMMAND "${AMPPROF}" --log-level verbose version)
 
 # analyze: good, damaged and wrong inputs.
-expect("analyze a trace" EXIT 0 STDOUT "busy +[0-9.]+% of.*Top kernels by GPU time" COMMAND "${AMPPROF}" analyze "${good}")
+expect("analyze a trace: header, verdict, findings with their fix" EXIT 0
+       STDOUT "^trace +[^\n]*good.ampt\n.*gpu +GPU 0: NVIDIA H100[^\n]*\n +[0-9,]+ kernels on 2 streams, busy [0-9.]+% of.*\n\nverdict +[0-9]+ findings? .*\nFindings\n  \\[warning\\] gpu.launch_bound: .*      fix: Give the GPU more work per launch"
+       COMMAND "${AMPPROF}" analyze "${good}")
+expect("analyze --verbose adds the tables" EXIT 0
+       STDOUT "busy +[0-9.]+% of.*Kernel time by category.*Top kernels by GPU time.*Steps: the first 32 of [0-9]+, from ProfilerStep ranges\n +step +start +duration\n"
+       COMMAND "${AMPPROF}" analyze "${good}" --verbose)
 expect("analyze is quiet on stderr by default" EXIT 0 EMPTY_STDERR COMMAND "${AMPPROF}" analyze "${good}" -o "${WORK_DIR}/quiet.txt")
 expect("--log-level info tells what was read" EXIT 0 STDERR "info: built the model in"
        COMMAND "${AMPPROF}" analyze "${good}" --log-level info -o "${WORK_DIR}/info.txt")
@@ -100,6 +105,51 @@ expect("unwritable report" EXIT 2 ONE_LINE_STDERR STDERR "cannot write the repor
        COMMAND "${AMPPROF}" analyze "${good}" -o "${WORK_DIR}/no/such/dir/report.txt")
 expect("no trace given" EXIT 1 ONE_LINE_STDERR COMMAND "${AMPPROF}" analyze)
 
+# analyze's views and CI gating.
+execute_process(COMMAND "${AMPPROF}" analyze "${good}" RESULT_VARIABLE status OUTPUT_VARIABLE piped)
+string(ASCII 27 escape)
+if(piped MATCHES "${escape}")
+  message("FAIL: colour codes in a report that goes to a pipe")
+  math(EXPR failures "${failures} + 1")
+endif()
+expect("analyze --format json" EXIT 0 EMPTY_STDERR
+       STDOUT "^{\n  \"schema_version\": 1,\n  \"generator\": \"ampprof [0-9.]+\",\n  \"reports\": .\n.*\"id\": \"gpu.launch_bound\",\n *\"severity\": \"warning\""
+       COMMAND "${AMPPROF}" analyze "${good}" --format json)
+expect("analyze --format json -o FILE" EXIT 0 EMPTY_STDERR
+       COMMAND "${AMPPROF}" analyze "${WORK_DIR}/ranks" "${good}" --format json -o "${WORK_DIR}/report.json")
+file(READ "${WORK_DIR}/report.json" json)
+string(JSON schema ERROR_VARIABLE json_error_message GET "${json}" schema_version)
+string(JSON report_count ERROR_VARIABLE json_error_message LENGTH "${json}" reports)
+string(JSON first_rank ERROR_VARIABLE json_error_message GET "${json}" reports 0 rank)
+string(JSON worst ERROR_VARIABLE json_error_message GET "${json}" reports 2 verdict worst_severity)
+if(NOT json_error_message STREQUAL "NOTFOUND" OR NOT schema EQUAL 1 OR NOT report_count EQUAL 3 OR NOT first_rank EQUAL 0
+   OR NOT worst STREQUAL "warning")
+  message("FAIL: the JSON report does not read back: ${json_error_message}; ${report_count} reports, first rank "
+          "${first_rank}, worst severity ${worst}")
+  math(EXPR failures "${failures} + 1")
+else()
+  message("ok:   the JSON report reads back (3 reports, ranks first, worst severity warning)")
+endif()
+expect("analyze --format md" EXIT 0 EMPTY_STDERR
+       STDOUT "^### ampprof: pid 4242\n\n\\*\\*2 findings \\(1 warning, 1 info\\): start with gpu.launch\\\\_bound.*\n\\| severity \\| finding \\| what ampprof measured \\| fix \\|\n"
+       COMMAND "${AMPPROF}" analyze "${good}" --format md)
+expect("analyze checks --format" EXIT 1 ONE_LINE_STDERR STDERR "--format" COMMAND "${AMPPROF}" analyze "${good}" --format pdf)
+expect("--fail-on warning fails on a warning, after the report" EXIT 4 ONE_LINE_STDERR
+       STDOUT "verdict" STDERR "ampprof analyze: 1 finding at warning or above \\(--fail-on warning\\)"
+       COMMAND "${AMPPROF}" analyze "${good}" --fail-on warning)
+expect("--fail-on critical passes without a critical finding" EXIT 0 EMPTY_STDERR
+       COMMAND "${AMPPROF}" analyze "${good}" --fail-on critical --format json -o "${WORK_DIR}/gate.json")
+expect("--fail-on writes the report file before failing" EXIT 4
+       COMMAND "${AMPPROF}" analyze "${good}" --fail-on warning -o "${WORK_DIR}/gated.txt")
+if(NOT EXISTS "${WORK_DIR}/gated.txt")
+  message("FAIL: --fail-on left no report file")
+  math(EXPR failures "${failures} + 1")
+endif()
+expect("--fail-on checks its level" EXIT 1 ONE_LINE_STDERR STDERR "--fail-on"
+       COMMAND "${AMPPROF}" analyze "${good}" --fail-on info)
+expect("no progress bar when stderr is not a terminal" EXIT 0 EMPTY_STDERR
+       COMMAND "${AMPPROF}" analyze "${WORK_DIR}/ranks" -o "${WORK_DIR}/ranks.txt")
+
 # analyze --baseline: the AMP trace against the same synthetic loop in FP32.
 set(fp32 "${WORK_DIR}/fp32.ampt")
 execute_process(COMMAND "${SYNTH}" --kernels 3000 --precision fp32 --output "${fp32}" RESULT_VARIABLE synth_status)
@@ -123,6 +173,12 @@ expect("an HTML report beside the text one" EXIT 0 EMPTY_STDERR STDOUT "FP32 vs 
 file(READ "${WORK_DIR}/report.html" html)
 if(NOT html MATCHES "^<!DOCTYPE html>.*id=\"r0-compare\".*id=\"r0-timeline-amp\".*</html>\n$")
   message("FAIL: analyze --html wrote no complete page with the comparison and the timeline")
+  math(EXPR failures "${failures} + 1")
+endif()
+expect("--format html" EXIT 0 EMPTY_STDERR COMMAND "${AMPPROF}" analyze "${good}" --format html -o "${WORK_DIR}/format.html")
+file(READ "${WORK_DIR}/format.html" html)
+if(NOT html MATCHES "^<!DOCTYPE html>.*id=\"r0-timeline-amp\".*</html>\n$")
+  message("FAIL: analyze --format html -o wrote no complete page")
   math(EXPR failures "${failures} + 1")
 endif()
 expect("unwritable HTML report" EXIT 2 ONE_LINE_STDERR STDERR "no/such/dir/report.html: cannot write the HTML report"

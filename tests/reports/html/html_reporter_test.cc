@@ -40,9 +40,15 @@ TEST(RenderHtml, RendersEverySectionOfAComparison) {
     EXPECT_TRUE(Has(html, fmt::format("id=\"{}\"", id))) << id;
   }
   // The verdict, the side-by-side runs and their stacked bars.
+  // The verdict every view prints (analyzers/verdict.h), and the finding to start with.
   EXPECT_TRUE(std::regex_search(
-      html, std::regex("<p class=\"headline sev-ok\">Mixed precision is 1\\.[0-9]{2}x faster "
-                       "than FP32</p>")));
+      html,
+      std::regex("<p class=\"headline sev-warning\">Mixed precision is 1\\.[0-9]{2}x faster than "
+                 "FP32; [0-9]+ findings \\([^)]*\\): start with gpu\\.launch_bound \\([^)]* at "
+                 "stake\\)\\.</p>")));
+  EXPECT_TRUE(Has(html,
+                  "<p class=\"lead\">Start with <a href=\"#r0-finding-gpu.launch_bound\"><code>"
+                  "gpu.launch_bound</code></a>: GPU 0 is idle "));
   EXPECT_EQ(Occurrences(html, "<div class=\"run\">"), 2u);
   EXPECT_EQ(Occurrences(html, "<div class=\"bar-row\">"), 2u);
   EXPECT_TRUE(Has(html, "title=\"GEMM on CUDA cores: "));

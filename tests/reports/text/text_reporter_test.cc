@@ -35,10 +35,123 @@ analyzers::Report SampleReport() {
   return report;
 }
 
-std::string Render(const analyzers::Report& report) {
+std::string Render(const analyzers::Report& report, TextOptions options = {.verbose = true}) {
   std::ostringstream out;
-  RenderText(report, out, {});
+  RenderText(report, out, options);
   return out.str();
+}
+
+analyzers::Finding SampleFinding() {
+  analyzers::Finding finding;
+  finding.id = "gpu.launch_bound";
+  finding.severity = analyzers::Severity::kCritical;
+  finding.verdict = "GPU 0 is idle 29.1% of the time waiting for the host to launch kernels";
+  finding.evidence = {{"GPU busy", "64.6% of 82.9 ms"},
+                      {"median kernel vs launch call",
+                       "3.70 us vs 5.03 us; 3,389 of 6,038 kernels ran for less time than their launch call took, "
+                       "which is the sign of a launch-bound loop"}};
+  finding.time_ns = 24'100'000;
+  return finding;
+}
+
+TEST(RenderText, HeaderSaysWhatWasTracedThenTheVerdict) {
+  analyzers::Report report = SampleReport();
+  report.summary.steps = 40;
+  report.summary.step_source = "ProfilerStep ranges";
+  report.summary.median_step_ns = 818'000;
+  report.summary.p90_step_ns = 847'000;
+  report.checks_run = {"idle_gaps"};
+  report.findings = {SampleFinding()};
+  const std::string text = Render(report, {});
+  EXPECT_EQ(text.substr(0, text.find("\nFindings")),
+            "trace     run.ampt\n"
+            "format    ampprof trace, format 1.0\n"
+            "workload  python train.py\n"
+            "gpu       GPU 0: NVIDIA H100 80GB HBM3, sm_90\n"
+            "          1,234 kernels on 2 streams, busy 50.0% of 2.00 ms\n"
+            "span      2.00 ms of GPU activity\n"
+            "steps     40 from ProfilerStep ranges; median 818 us, p90 847 us\n"
+            "data      no records lost or repaired\n"
+            "\n"
+            "verdict   1 finding (1 critical): start with gpu.launch_bound (24.1 ms at stake)\n");
+}
+
+TEST(RenderText, EachFindingHasItsEvidenceWrappedAndItsFix) {
+  analyzers::Report report = SampleReport();
+  report.findings = {SampleFinding()};
+  const std::string text = Render(report, {});
+  EXPECT_NE(text.find("Findings\n"
+                      "  [critical] gpu.launch_bound: GPU 0 is idle 29.1% of the time waiting for the host to launch\n"
+                      "    kernels\n"
+                      "      GPU busy: 64.6% of 82.9 ms\n"
+                      "      median kernel vs launch call: 3.70 us vs 5.03 us; 3,389 of 6,038 kernels ran for less time\n"
+                      "        than their launch call took, which is the sign of a launch-bound loop\n"
+                      "      fix: Give the GPU more work per launch, or launch fewer kernels from Python. (ampprof explain\n"
+                      "           gpu.launch_bound)\n"),
+            std::string::npos)
+      << text;
+}
+
+TEST(RenderText, TablesOnlyWhenVerbose) {
+  const std::string brief = Render(SampleReport(), {});
+  EXPECT_EQ(brief.find("Top kernels by GPU time"), std::string::npos) << brief;
+  EXPECT_EQ(brief.find("Kernel time by category"), std::string::npos) << brief;
+  EXPECT_NE(brief.find("--verbose adds"), std::string::npos) << brief;
+  const std::string verbose = Render(SampleReport());
+  EXPECT_NE(verbose.find("Top kernels by GPU time"), std::string::npos) << verbose;
+  EXPECT_EQ(verbose.find("--verbose adds"), std::string::npos) << verbose;
+}
+
+TEST(RenderText, ColourOnlyWhenAskedAndNeverCountedInTheWidth) {
+  analyzers::Report report = SampleReport();
+  report.findings = {SampleFinding()};
+  const std::string plain = Render(report, {.verbose = true});
+  EXPECT_EQ(plain.find('\x1b'), std::string::npos);
+  const std::string coloured = Render(report, {.color = true, .verbose = true});
+  EXPECT_NE(coloured.find("  \x1b[1;31m[critical]\x1b[0m gpu.launch_bound: GPU 0 is idle"), std::string::npos)
+      << coloured;
+  EXPECT_NE(coloured.find("\x1b[1mFindings\x1b[0m\n"), std::string::npos) << coloured;
+  // Without the escape sequences the coloured report is the plain one.
+  std::string stripped;
+  for (size_t i = 0; i < coloured.size(); ++i) {
+    if (coloured[i] == '\x1b') {
+      i = coloured.find('m', i);
+      continue;
+    }
+    stripped += coloured[i];
+  }
+  EXPECT_EQ(stripped, plain);
+  // Every colour ends on the line it starts: a pager or a terminal resize never bleeds it.
+  std::istringstream lines(coloured);
+  for (std::string line; std::getline(lines, line);) {
+    size_t opened = 0;
+    size_t reset = 0;
+    for (size_t at = line.find('\x1b'); at != std::string::npos; at = line.find('\x1b', at + 1)) {
+      ++(line.compare(at, 4, "\x1b[0m") == 0 ? reset : opened);
+    }
+    EXPECT_EQ(opened, reset) << line;
+  }
+}
+
+TEST(RenderText, ListsTheFirstStepsWithABarWhenVerbose) {
+  analyzers::Report report = SampleReport();
+  report.summary.steps = 40;
+  report.summary.warmup_steps = 1;
+  report.summary.step_source = "ProfilerStep ranges";
+  report.summary.median_step_ns = 1'000'000;
+  report.summary.p90_step_ns = 1'100'000;
+  report.summary.step_times = {{0, {5'000'000, 9'000'000}, true},
+                               {1, {9'000'000, 10'000'000}, false},
+                               {2, {10'000'000, 12'000'000}, false}};
+  const std::string text = Render(report);
+  EXPECT_NE(text.find("Steps: the first 3 of 40, from ProfilerStep ranges\n"
+                      "   step       start    duration\n"
+                      "      0        0 ns     4.00 ms  warm-up  ########################################\n"
+                      "      1     4.00 ms     1.00 ms           ##########\n"
+                      "      2     5.00 ms     2.00 ms           ####################\n"
+                      "  median 1.00 ms, p90 1.10 ms over the steps after warm-up\n"),
+            std::string::npos)
+      << text;
 }
 
 TEST(RenderText, ShowsDevicesBusyTimeAndTopKernels) {
@@ -50,7 +163,8 @@ TEST(RenderText, ShowsDevicesBusyTimeAndTopKernels) {
   EXPECT_NE(text.find("busy      50.0% of 2.00 ms (1.00 ms idle between kernels)"), std::string::npos)
       << text;
   EXPECT_NE(text.find("_tail"), std::string::npos) << "long names keep their tail";
-  EXPECT_NE(text.find("Data quality: no records lost or repaired."), std::string::npos);
+  EXPECT_NE(text.find("data      no records lost or repaired\n"), std::string::npos);
+  EXPECT_EQ(text.find("Data quality"), std::string::npos) << "the section is for counters that are not zero";
 }
 
 TEST(RenderText, ShowsTimeByCategoryAndWhatEachTopKernelIs) {
@@ -65,8 +179,14 @@ TEST(RenderText, FitsOneHundredColumns) {
   analyzers::Report report = SampleReport();
   report.stats.Increment(base::Stat::kAmptTruncatedTail);
   report.stats.Increment(base::Stat::kAmptSalvagedRecords, 1234567);
+  report.findings = {SampleFinding()};
+  report.findings[0].examples = {std::string(300, 'k')};
+  report.inputs[0].path = "/very/long/" + std::string(200, 'p') + ".json.gz";
   std::istringstream lines(Render(report));
-  for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 100u) << line;
+  for (std::string line; std::getline(lines, line);) {
+    EXPECT_LE(line.size(), 100u) << line;
+    EXPECT_TRUE(line.empty() || line.back() != ' ') << "trailing space: '" << line << "'";
+  }
 }
 
 analyzers::Comparison SampleComparison() {
@@ -147,6 +267,9 @@ TEST(RenderText, ListsNonZeroStatsWithSeverity) {
   analyzers::Report report = SampleReport();
   report.stats.Increment(base::Stat::kCollectorDroppedRecords, 42);
   const std::string text = Render(report);
+  EXPECT_NE(text.find("data      RECORDS LOST: 42 collector_dropped_records (data-loss); see Data quality below\n"),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("data-loss            42  collector_dropped_records"), std::string::npos) << text;
   EXPECT_NE(text.find("no buffer was available"), std::string::npos) << text;
 }
@@ -191,13 +314,13 @@ TEST(RenderText, ListsDevicesWithoutKernelsOnOneLineAndShowsTheRank) {
   }
   report.summary.process_list.push_back({77, "python train.py", 3, 8});
   const std::string text = Render(report);
-  EXPECT_NE(text.find("\nNo kernels on GPUs 1, 2, 3\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n          no kernels on GPUs 1, 2, 3\n"), std::string::npos) << text;
   EXPECT_NE(text.find("process   pid 77: rank 3 of 8\n"), std::string::npos) << text;
 }
 
 TEST(RenderText, SaysWhenNoGpuWorkWasRecorded) {
   analyzers::Report report;
-  EXPECT_NE(Render(report).find("No GPU activity was recorded."), std::string::npos);
+  EXPECT_NE(Render(report).find("gpu       no GPU activity was recorded\n"), std::string::npos) << Render(report);
 }
 
 }  // namespace

@@ -1,0 +1,152 @@
+#include "reports/markdown/markdown_reporter.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <fmt/ranges.h>
+
+#include "analyzers/finding_fix.h"
+#include "analyzers/verdict.h"
+#include "src/base/format.h"
+#include "src/base/time.h"
+
+namespace ampprof::reports {
+namespace {
+
+using analyzers::Report;
+using base::FormatDuration;
+
+// Text from a trace (kernel names, paths, evidence) as literal Markdown: characters that would start
+// markup are backslash-escaped, '|' so that it stays in its table cell, and line breaks become spaces.
+std::string Escape(std::string_view text) {
+  std::string escaped;
+  escaped.reserve(text.size());
+  for (const char c : text) {
+    if (c == '\n' || c == '\r') {
+      escaped += ' ';
+      continue;
+    }
+    if (std::string_view("\\`*_[]<>|#").find(c) != std::string_view::npos) escaped += '\\';
+    escaped += c;
+  }
+  return escaped;
+}
+
+// `code` for identifiers and paths; a backtick inside makes the fence longer, as CommonMark allows.
+std::string Code(std::string_view text) {
+  const std::string fence = text.find('`') == std::string_view::npos ? "`" : "`` ";
+  const std::string close = fence == "`" ? "`" : " ``";
+  std::string flat(text);
+  for (char& c : flat) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  // In a table cell a '|' ends the cell even inside a code span (GFM): escape it there too.
+  std::string cell;
+  for (const char c : flat) {
+    if (c == '|') cell += '\\';
+    cell += c;
+  }
+  return fence + cell + close;
+}
+
+std::string Context(const Report& report) {
+  std::vector<std::string> parts;
+  for (const analyzers::ReportInput& input : report.inputs) {
+    parts.push_back(fmt::format("{} ({})", Code(input.path), Escape(input.format)));
+  }
+  if (!report.summary.workload.empty()) parts.push_back(Escape(report.summary.workload));
+  for (const analyzers::DeviceSummary& device : report.summary.devices) {
+    if (device.kernels == 0) continue;
+    std::string gpu = fmt::format("GPU {}", device.device_id);
+    if (!device.name.empty()) gpu += fmt::format(": {}", Escape(device.name));
+    gpu += fmt::format(", busy {}", base::FormatPercent(device.busy_fraction));
+    parts.push_back(gpu);
+  }
+  const analyzers::TraceSummary& s = report.summary;
+  if (s.steps > 0) {
+    parts.push_back(fmt::format("{} steps from {}, median {}", s.steps, Escape(s.step_source),
+                                FormatDuration(s.median_step_ns)));
+  }
+  const auto stats = report.stats.NonZero();
+  if (stats.empty()) {
+    parts.push_back("data quality: no records lost or repaired");
+  } else {
+    std::vector<std::string> names;
+    for (const base::StatEntry& entry : stats) {
+      names.push_back(fmt::format("{} {}", base::FormatCount(entry.value), Code(entry.info->name)));
+    }
+    parts.push_back(fmt::format("data quality{}: {}", report.stats.HasDataLoss() ? " (**records lost**)" : "",
+                                fmt::join(names, ", ")));
+  }
+  return fmt::format("{}", fmt::join(parts, " · "));
+}
+
+void RenderFindings(const Report& report, std::ostream& out) {
+  if (report.findings.empty()) return;
+  fmt::print(out, "| severity | finding | what ampprof measured | fix |\n|---|---|---|---|\n");
+  for (const analyzers::Finding& finding : report.findings) {
+    const std::string fix = analyzers::FindingFix(finding.id);
+    fmt::print(out, "| {} | {} | {} | {} |\n", analyzers::SeverityName(finding.severity), Code(finding.id),
+               Escape(finding.verdict), fix.empty() ? Code("ampprof explain " + finding.id) : Escape(fix));
+  }
+  fmt::print(out, "\n<details><summary>Evidence</summary>\n\n");
+  for (const analyzers::Finding& finding : report.findings) {
+    fmt::print(out, "{}\n\n", Code(finding.id));
+    for (const analyzers::Evidence& evidence : finding.evidence) {
+      fmt::print(out, "- {}: {}\n", Escape(evidence.label), Escape(evidence.value));
+    }
+    for (const std::string& example : finding.examples) fmt::print(out, "- e.g. {}\n", Code(example));
+    fmt::print(out, "- how to fix it: {}\n\n", Code("ampprof explain " + finding.id));
+  }
+  fmt::print(out, "</details>\n\n");
+}
+
+void RenderComparison(const Report& report, std::ostream& out) {
+  if (!report.comparison) return;
+  const analyzers::Comparison& c = *report.comparison;
+  const bool per_step = c.basis == analyzers::CompareBasis::kMedianStep;
+  if (per_step) {
+    fmt::print(out, "FP32 vs mixed precision: median step {} (FP32) vs {} (AMP)", FormatDuration(c.baseline.time_ns),
+               FormatDuration(c.candidate.time_ns));
+  } else {
+    fmt::print(out, "FP32 vs mixed precision, whole runs: {} (FP32) vs {} (AMP) of GPU time",
+               FormatDuration(c.baseline.time_ns), FormatDuration(c.candidate.time_ns));
+  }
+  if (c.speedup > 0.0) fmt::print(out, ", speed-up **{:.2f}x**", c.speedup);
+  fmt::print(out, ".\n\n");
+  for (const std::string& note : c.notes) fmt::print(out, "> {}\n>\n", Escape(note));
+  if (!c.notes.empty()) fmt::print(out, "\n");
+  if (c.rows.empty()) return;
+  fmt::print(out, "| {} | FP32 | AMP | change | explained by |\n|---|---:|---:|---:|---|\n",
+             per_step ? "per step" : "per run");
+  auto value = [](base::DurationNs ns) { return ns == 0 ? std::string("-") : FormatDuration(ns); };
+  const size_t rows = std::min(c.rows.size(), kMarkdownComparisonRows);
+  for (size_t i = 0; i < rows; ++i) {
+    const analyzers::ComparisonRow& row = c.rows[i];
+    const base::DurationNs change = row.change_ns();
+    fmt::print(out, "| {} | {} | {} | {}{} | {} |\n", Escape(row.label), value(row.baseline_ns),
+               value(row.candidate_ns), change > 0 ? "+" : "", FormatDuration(change),
+               row.explained_by.empty() ? "" : Code(row.explained_by));
+  }
+  if (c.rows.size() > rows) fmt::print(out, "\n{} smaller rows left out.\n", c.rows.size() - rows);
+  fmt::print(out, "\n");
+}
+
+void RenderReport(const Report& report, std::ostream& out) {
+  fmt::print(out, "### ampprof: {}\n\n", Escape(report.label));
+  fmt::print(out, "**{}**\n\n", Escape(analyzers::JudgeReport(report).text));
+  fmt::print(out, "{}\n\n", Context(report));
+  RenderFindings(report, out);
+  RenderComparison(report, out);
+}
+
+}  // namespace
+
+void RenderMarkdown(std::span<const Report> reports, std::ostream& out) {
+  for (const Report& report : reports) RenderReport(report, out);
+}
+
+}  // namespace ampprof::reports

@@ -1,0 +1,39 @@
+#ifndef AMPPROF_REPORTS_TEXT_TEXT_LAYOUT_H_
+#define AMPPROF_REPORTS_TEXT_TEXT_LAYOUT_H_
+
+// Layout helpers of the terminal report: fitting text into columns (wrapping, shortening in the
+// middle) and showing kernel names the way people scan them. Widths count bytes: the report's own
+// text is ASCII, and a name from a trace that is not only overflows a little, never wraps wrong.
+
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ampprof::reports {
+
+// Keeps the head and the tail of `text` within `width` characters, joined by "...".
+std::string Shorten(std::string_view text, size_t width);
+
+// `text` in lines of at most `width` characters, broken at spaces; a word longer than a line is
+// shortened in the middle (paths, kernel names), so that no line is wider than `width`.
+std::vector<std::string> Wrap(std::string_view text, size_t width);
+
+// Prints `text` wrapped to `width` columns: the first line after `first`, the others after `rest`
+// (both prefixes count towards the width).
+void PrintWrapped(std::ostream& out, std::string_view first, std::string_view rest, std::string_view text,
+                  size_t width);
+
+// A kernel name as people scan it: without the "void " return type and without the parameter list,
+// which repeats the template arguments ("void f<4, Functor>(int, Functor, ...)" -> "f<4, Functor>").
+std::string_view DisplayKernelName(std::string_view name);
+
+// Replaces template arguments nested inside other template arguments, and every parenthesised list,
+// with "...": "k<4, f<float>(int)::{lambda(float)#1}, std::array<char*, 2ul> >" becomes
+// "k<4, f<...>(...)::{lambda(...)#1}, std::array<...> >". Keeps what tells kernels apart (the kernel
+// template and its functor) when the full name is too long to show.
+std::string CollapseNestedArguments(std::string_view full_name);
+
+}  // namespace ampprof::reports
+
+#endif  // AMPPROF_REPORTS_TEXT_TEXT_LAYOUT_H_

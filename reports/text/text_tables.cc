@@ -1,0 +1,148 @@
+#include "reports/text/text_tables.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <fmt/ranges.h>
+
+#include "reports/text/text_layout.h"
+#include "src/base/format.h"
+#include "src/base/time.h"
+
+namespace ampprof::reports {
+namespace {
+
+using analyzers::DeviceSummary;
+using analyzers::Report;
+using base::FormatBytes;
+using base::FormatCount;
+using base::FormatDuration;
+using base::FormatPercent;
+
+std::string DeviceTitle(const DeviceSummary& device) {
+  std::string title = fmt::format("GPU {}", device.device_id);
+  if (device.pid != 0) title += fmt::format(" (pid {})", device.pid);
+  if (device.name.empty()) return title + ": properties not recorded";
+  title += fmt::format(": {}", device.name);
+  if (device.compute_major > 0) title += fmt::format(", sm_{}{}", device.compute_major, device.compute_minor);
+  if (device.sm_count > 0) title += fmt::format(", {} SMs", device.sm_count);
+  if (device.global_memory_bytes > 0) title += fmt::format(", {}", FormatBytes(device.global_memory_bytes));
+  return title;
+}
+
+}  // namespace
+
+void RenderDeviceDetails(const Report& report, std::ostream& out, const TextStyle& style, size_t width) {
+  for (const DeviceSummary& device : report.summary.devices) {
+    if (device.kernels == 0) continue;
+    fmt::print(out, "\n{}\n", style.Heading(Shorten(DeviceTitle(device), width)));
+    fmt::print(out, "  kernels   {} on {} stream{}\n", FormatCount(static_cast<int64_t>(device.kernels)),
+               device.streams_with_kernels, device.streams_with_kernels == 1 ? "" : "s");
+    fmt::print(out, "  busy      {} of {} ({} idle between kernels)\n", FormatPercent(device.busy_fraction),
+               FormatDuration(device.span->duration()), FormatDuration(device.span->duration() - device.busy_ns));
+    if (device.peak_allocated_bytes) {
+      fmt::print(out, "  memory    peak {} allocated (counted from the start of the trace)\n",
+                 FormatBytes(*device.peak_allocated_bytes));
+    }
+    std::vector<std::string> causes;
+    for (size_t c = 0; c < analyzers::kGapCauses; ++c) {
+      const auto cause = static_cast<analyzers::GapCause>(c);
+      if (device.idle_by_cause[cause] > 0) {
+        causes.push_back(fmt::format("{} {}", FormatDuration(device.idle_by_cause[cause]), analyzers::GapCauseName(cause)));
+      }
+    }
+    if (!causes.empty()) PrintWrapped(out, "  idle      ", "            ", fmt::format("{}", fmt::join(causes, "; ")), width);
+  }
+}
+
+void RenderRecordCounts(const Report& report, std::ostream& out) {
+  const analyzers::TraceSummary& s = report.summary;
+  auto count = [](uint64_t n) { return FormatCount(static_cast<int64_t>(n)); };
+  fmt::print(out, "\nrecords   {} kernels, {} API calls, {} memcpys, {} memsets, {} syncs\n", count(s.kernels),
+             count(s.api_calls), count(s.memcpys), count(s.memsets), count(s.syncs));
+  fmt::print(out, "          {} ranges, {} marks, {} memory events; {} process{}, {} thread{}\n", count(s.ranges),
+             count(s.marks), count(s.memory_events), s.processes, s.processes == 1 ? "" : "es", s.threads,
+             s.threads == 1 ? "" : "s");
+  if (s.synchronize_calls + s.pageable_copies > 0) {
+    fmt::print(out, "host      {} synchronise calls; {} copies to or from pageable memory ({})\n",
+               count(s.synchronize_calls), count(s.pageable_copies), FormatBytes(s.pageable_copy_bytes));
+  }
+}
+
+void RenderCategories(const Report& report, std::ostream& out, const TextStyle& style) {
+  const analyzers::TraceSummary& s = report.summary;
+  if (s.categories.empty()) return;
+  fmt::print(out, "\n{}\n", style.Heading("Kernel time by category"));
+  for (const analyzers::CategoryTimeSummary& category : s.categories) {
+    fmt::print(out, "  {:>6}  {:>10}  {:>9}  {}\n", FormatPercent(category.share_of_kernel_time),
+               FormatDuration(category.total_ns), FormatCount(static_cast<int64_t>(category.kernels)),
+               category.category);
+  }
+}
+
+void RenderTopKernels(const Report& report, std::ostream& out, const TextStyle& style, size_t width) {
+  const analyzers::TraceSummary& s = report.summary;
+  if (s.top_kernels.empty()) return;
+  fmt::print(out, "\n{}\n",
+             style.Heading(fmt::format("Top kernels by GPU time ({} in all kernels)", FormatDuration(s.kernel_time_ns))));
+  fmt::print(out, "  {:>6}  {:>10}  {:>9}  {}\n", "share", "time", "launches", "kernel");
+  const size_t name_width = width - 36;
+  for (const analyzers::KernelTimeSummary& kernel : s.top_kernels) {
+    const std::string_view name = DisplayKernelName(kernel.name);
+    // A name that does not fit beside the numbers gets a line of its own, at full width: the part that
+    // tells kernels apart is often in the middle (the functor of an elementwise kernel).
+    const bool own_line = name.size() > name_width;
+    const std::string numbers = fmt::format("  {:>6}  {:>10}  {:>9}", FormatPercent(kernel.share_of_kernel_time),
+                                            FormatDuration(kernel.total_ns), FormatCount(static_cast<int64_t>(kernel.count)));
+    fmt::print(out, "{}{}\n", numbers, own_line ? "" : "  " + std::string(name));
+    if (own_line) {
+      const std::string collapsed = name.size() > width - 4 ? CollapseNestedArguments(name) : std::string(name);
+      fmt::print(out, "    {}\n", Shorten(collapsed, width - 4));
+    }
+    if (!kernel.kind.empty()) fmt::print(out, "    ({})\n", kernel.kind);
+  }
+}
+
+void RenderStepTimes(const Report& report, std::ostream& out, const TextStyle& style, size_t width) {
+  const analyzers::TraceSummary& s = report.summary;
+  if (s.step_times.empty()) return;
+  const std::string shown = s.step_times.size() < s.steps
+                                ? fmt::format("the first {} of {}", s.step_times.size(), s.steps)
+                                : fmt::format("{}", s.steps);
+  fmt::print(out, "\n{}\n", style.Heading(fmt::format("Steps: {}, from {}", shown, s.step_source)));
+  fmt::print(out, "  {:>5}  {:>10}  {:>10}\n", "step", "start", "duration");
+  base::DurationNs longest = 0;
+  for (const analyzers::StepTime& step : s.step_times) longest = std::max(longest, step.interval.duration());
+  const base::TimeNs origin = s.step_times.front().interval.start;
+  constexpr size_t kFixed = 2 + 5 + 2 + 10 + 2 + 10 + 2 + 7 + 2;  // the columns before the bar
+  const size_t bar_width = std::min<size_t>(width > kFixed ? width - kFixed : 0, 40);
+  for (const analyzers::StepTime& step : s.step_times) {
+    const base::DurationNs duration = step.interval.duration();
+    const size_t bar = longest > 0 ? static_cast<size_t>(static_cast<double>(bar_width) * static_cast<double>(duration) /
+                                                             static_cast<double>(longest) +
+                                                         0.5)
+                                   : 0;
+    std::string line = fmt::format("  {:>5}  {:>10}  {:>10}  {:<7}  {}", step.index,
+                                   FormatDuration(step.interval.start - origin), FormatDuration(duration),
+                                   step.warmup ? "warm-up" : "", std::string(std::max<size_t>(bar, 1), '#'));
+    fmt::print(out, "{}\n", step.warmup ? style.Dim(line) : line);
+  }
+  fmt::print(out, "  median {}, p90 {} over the steps after warm-up\n", FormatDuration(s.median_step_ns),
+             FormatDuration(s.p90_step_ns));
+}
+
+void RenderDataQuality(const Report& report, std::ostream& out, const TextStyle& style, size_t width) {
+  const auto entries = report.stats.NonZero();
+  if (entries.empty()) return;
+  fmt::print(out, "\n{}\n", style.Heading("Data quality"));
+  for (const base::StatEntry& entry : entries) {
+    fmt::print(out, "  {:<9}  {:>12}  {}\n", base::SeverityName(entry.info->severity), FormatCount(entry.value),
+               entry.info->name);
+    PrintWrapped(out, std::string(27, ' '), std::string(27, ' '), entry.info->description, width);
+  }
+}
+
+}  // namespace ampprof::reports

@@ -1,0 +1,159 @@
+#include "reports/json/json_reporter.h"
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <simdjson.h>
+
+namespace ampprof::reports {
+namespace {
+
+analyzers::Report SampleReport() {
+  analyzers::Report report;
+  report.label = "rank 3 of 8";
+  report.rank = 3;
+  report.inputs.push_back({"run.ampt", "ampprof trace, format 1.0"});
+  report.summary.workload = "python train.py";
+  report.summary.kernels = 1234;
+  report.summary.gpu_span = base::Interval{1'000, 2'001'000};
+  report.summary.kernel_time_ns = 1'000'000;
+  report.summary.steps = 3;
+  report.summary.warmup_steps = 1;
+  report.summary.step_source = "ProfilerStep ranges";
+  report.summary.median_step_ns = 500'000;
+  report.summary.step_times = {{0, {1'000, 901'000}, true}, {1, {901'000, 1'401'000}, false}};
+  analyzers::DeviceSummary device;
+  device.pid = 77;
+  device.name = "NVIDIA H100 80GB HBM3";
+  device.compute_major = 9;
+  device.kernels = 1234;
+  device.span = base::Interval{1'000, 2'001'000};
+  device.busy_ns = 1'000'000;
+  device.busy_fraction = 0.5;
+  device.idle_by_cause[analyzers::GapCause::kHostLaunch] = 700'000;
+  report.summary.devices.push_back(device);
+  report.summary.top_kernels.push_back({"sm90_xmma_gemm", "GEMM, Tensor Cores, FP16, cuBLASLt", 1234, 1'000'000, 1.0});
+  analyzers::Finding finding;
+  finding.id = "gpu.launch_bound";
+  finding.severity = analyzers::Severity::kWarning;
+  finding.verdict = "GPU 0 is idle 35.0% of the time waiting for the host to launch kernels";
+  finding.evidence = {{"GPU busy", "50.0% of 2.00 ms"}};
+  finding.examples = {"void k<4>(int)"};
+  finding.time_ns = 700'000;
+  report.findings.push_back(finding);
+  report.checks_run = {"idle_gaps", "layout"};
+  report.stats.Increment(base::Stat::kJsonTruncated);
+  return report;
+}
+
+simdjson::dom::element Parse(simdjson::dom::parser& parser, const std::string& text) {
+  simdjson::dom::element doc;
+  EXPECT_EQ(parser.parse(simdjson::padded_string(text)).get(doc), simdjson::SUCCESS) << text;
+  return doc;
+}
+
+std::vector<std::string> Keys(simdjson::dom::object object) {
+  std::vector<std::string> keys;
+  for (auto field : object) keys.emplace_back(field.key);
+  return keys;
+}
+
+std::string Render(const std::vector<analyzers::Report>& reports) {
+  std::ostringstream out;
+  RenderJson(reports, out, {.generator = "ampprof test"});
+  return out.str();
+}
+
+TEST(RenderJson, TheContractScriptsRelyOn) {
+  simdjson::dom::parser parser;
+  const simdjson::dom::element doc = Parse(parser, Render({SampleReport()}));
+  EXPECT_EQ(Keys(doc.get_object().value()), (std::vector<std::string>{"schema_version", "generator", "reports"}));
+  EXPECT_EQ(doc["schema_version"].get_int64().value(), kJsonSchemaVersion);
+  const simdjson::dom::element report = doc["reports"].at(0).value();
+  EXPECT_EQ(Keys(report.get_object().value()),
+            (std::vector<std::string>{"label", "rank", "inputs", "verdict", "findings", "checks_run", "summary",
+                                      "data_quality"}))
+      << "stable key order; no comparison key without a baseline";
+  EXPECT_EQ(report["rank"].get_int64().value(), 3);
+  const simdjson::dom::element finding = report["findings"].at(0).value();
+  EXPECT_EQ(finding["id"].get_string().value(), "gpu.launch_bound");
+  EXPECT_EQ(finding["severity"].get_string().value(), "warning");
+  EXPECT_EQ(finding["time_ns"].get_int64().value(), 700'000);
+  EXPECT_EQ(finding["title"].get_string().value(), "GPU idles between kernels: the host cannot launch work fast enough");
+  EXPECT_EQ(finding["fix"].get_string().value(), "Give the GPU more work per launch, or launch fewer kernels from Python.");
+  EXPECT_EQ(finding["evidence"].at(0)["value"].get_string().value(), "50.0% of 2.00 ms");
+  EXPECT_EQ(finding["examples"].at(0).get_string().value(), "void k<4>(int)");
+  EXPECT_EQ(report["verdict"]["worst_severity"].get_string().value(), "warning");
+  EXPECT_EQ(report["verdict"]["warning"].get_uint64().value(), 1u);
+  EXPECT_EQ(report["verdict"]["start_with"].get_string().value(), "gpu.launch_bound");
+}
+
+TEST(RenderJson, TimesAreIntegerNanosecondsAndSharesDoubles) {
+  simdjson::dom::parser parser;
+  const simdjson::dom::element doc = Parse(parser, Render({SampleReport()}));
+  const simdjson::dom::element summary = doc["reports"].at(0)["summary"].value();
+  EXPECT_EQ(summary["gpu_span"]["duration_ns"].type().value(), simdjson::dom::element_type::INT64);
+  EXPECT_EQ(summary["gpu_span"]["duration_ns"].get_int64().value(), 2'000'000);
+  const simdjson::dom::element device = summary["devices"].at(0).value();
+  EXPECT_EQ(device["busy_fraction"].type().value(), simdjson::dom::element_type::DOUBLE);
+  EXPECT_DOUBLE_EQ(device["busy_fraction"].get_double().value(), 0.5);
+  EXPECT_EQ(summary["top_kernels"].at(0)["share_of_kernel_time"].type().value(), simdjson::dom::element_type::DOUBLE);
+  EXPECT_EQ(device["idle_ns"]["host_launch"].get_int64().value(), 700'000);
+  EXPECT_EQ(device["compute_capability"].get_string().value(), "9.0");
+  EXPECT_TRUE(device["sm_count"].is_null()) << "not recorded is null, not 0";
+  EXPECT_TRUE(device["peak_allocated_bytes"].is_null());
+  const simdjson::dom::element steps = summary["steps"].value();
+  EXPECT_EQ(steps["count"].get_uint64().value(), 3u);
+  EXPECT_EQ(steps["first"].at(0)["duration_ns"].get_int64().value(), 900'000);
+  EXPECT_TRUE(steps["first"].at(0)["warmup"].get_bool().value());
+}
+
+TEST(RenderJson, DataQualityListsTheCountersThatAreNotZero) {
+  simdjson::dom::parser parser;
+  const simdjson::dom::element doc = Parse(parser, Render({SampleReport()}));
+  const simdjson::dom::element quality = doc["reports"].at(0)["data_quality"].value();
+  EXPECT_TRUE(quality["data_loss"].get_bool().value());
+  EXPECT_EQ(quality["stats"].get_array().value().size(), 1u);
+  EXPECT_EQ(quality["stats"].at(0)["name"].get_string().value(), "json_truncated");
+  EXPECT_EQ(quality["stats"].at(0)["severity"].get_string().value(), "data-loss");
+  EXPECT_EQ(quality["stats"].at(0)["value"].get_int64().value(), 1);
+}
+
+TEST(RenderJson, ComparisonInsideTheReportWhenThereIsABaseline) {
+  analyzers::Report report = SampleReport();
+  analyzers::Comparison comparison;
+  comparison.speedup = 0.85;
+  comparison.baseline.trace = "fp32.ampt";
+  comparison.rows = {{"idle: waiting for kernel launches", 1'200'000, 3'200'000, "gpu.launch_bound"},
+                     {"GEMM on CUDA cores", 3'100'000, 0, ""}};
+  comparison.notes = {"a note"};
+  report.comparison = comparison;
+  simdjson::dom::parser parser;
+  const simdjson::dom::element doc = Parse(parser, Render({report, SampleReport()}));
+  const simdjson::dom::element c = doc["reports"].at(0)["comparison"].value();
+  EXPECT_EQ(c["basis"].get_string().value(), "median_step");
+  EXPECT_DOUBLE_EQ(c["speedup"].get_double().value(), 0.85);
+  EXPECT_EQ(c["baseline"]["trace"].get_string().value(), "fp32.ampt");
+  EXPECT_EQ(c["rows"].at(0)["change_ns"].get_int64().value(), 2'000'000);
+  EXPECT_EQ(c["rows"].at(0)["explained_by"].get_string().value(), "gpu.launch_bound");
+  EXPECT_TRUE(c["rows"].at(1)["explained_by"].is_null());
+  EXPECT_EQ(c["rows"].at(1)["change_ns"].get_int64().value(), -3'100'000);
+  EXPECT_EQ(doc["reports"].get_array().value().size(), 2u);
+  EXPECT_EQ(doc["reports"].at(1)["comparison"].error(), simdjson::NO_SUCH_FIELD);
+}
+
+TEST(RenderJson, AnEmptyReportIsStillAValidDocument) {
+  simdjson::dom::parser parser;
+  const simdjson::dom::element doc = Parse(parser, Render({analyzers::Report{}}));
+  const simdjson::dom::element report = doc["reports"].at(0).value();
+  EXPECT_TRUE(report["rank"].is_null());
+  EXPECT_TRUE(report["verdict"]["worst_severity"].is_null());
+  EXPECT_TRUE(report["summary"]["gpu_span"].is_null());
+  EXPECT_TRUE(report["summary"]["steps"].is_null());
+  EXPECT_TRUE(report["summary"]["workload"].is_null());
+}
+
+}  // namespace
+}  // namespace ampprof::reports

@@ -1,0 +1,105 @@
+#include "reports/markdown/markdown_reporter.h"
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+namespace ampprof::reports {
+namespace {
+
+analyzers::Report SampleReport() {
+  analyzers::Report report;
+  report.label = "pid 77";
+  report.inputs.push_back({"runs/amp|1.ampt", "ampprof trace, format 1.0"});
+  report.summary.workload = "python train.py";
+  analyzers::DeviceSummary device;
+  device.name = "NVIDIA H100 80GB HBM3";
+  device.kernels = 1234;
+  device.span = base::Interval{0, 2'000'000};
+  device.busy_fraction = 0.5;
+  report.summary.devices.push_back(device);
+  report.summary.steps = 40;
+  report.summary.step_source = "ProfilerStep ranges";
+  report.summary.median_step_ns = 818'000;
+  analyzers::Finding finding;
+  finding.id = "layout.nchw_nhwc";
+  finding.severity = analyzers::Severity::kWarning;
+  finding.verdict = "12 NCHW<->NHWC conversion kernels take 2.6% of GPU kernel time";
+  finding.evidence = {{"their time", "277 us (2.6%)"}};
+  finding.examples = {"void cudnn::ops::nchwToNhwcKernel<__half>(int)"};
+  finding.time_ns = 277'000;
+  report.findings.push_back(finding);
+  report.checks_run = {"layout"};
+  return report;
+}
+
+std::string Render(const std::vector<analyzers::Report>& reports) {
+  std::ostringstream out;
+  RenderMarkdown(reports, out);
+  return out.str();
+}
+
+TEST(RenderMarkdown, HeadingVerdictContextAndAFindingsTableWithTheFix) {
+  const std::string md = Render({SampleReport()});
+  EXPECT_EQ(md.substr(0, md.find("<details>")),
+            "### ampprof: pid 77\n"
+            "\n"
+            "**1 finding (1 warning): start with layout.nchw\\_nhwc (277 us at stake)**\n"
+            "\n"
+            "`runs/amp\\|1.ampt` (ampprof trace, format 1.0) · python train.py · GPU 0: NVIDIA H100 80GB HBM3, "
+            "busy 50.0% · 40 steps from ProfilerStep ranges, median 818 us · data quality: no records lost or "
+            "repaired\n"
+            "\n"
+            "| severity | finding | what ampprof measured | fix |\n"
+            "|---|---|---|---|\n"
+            "| warning | `layout.nchw_nhwc` | 12 NCHW\\<-\\>NHWC conversion kernels take 2.6% of GPU kernel time "
+            "| Convert the model and its inputs to channels-last once, before training. |\n"
+            "\n");
+}
+
+TEST(RenderMarkdown, EvidenceFoldedAway) {
+  const std::string md = Render({SampleReport()});
+  EXPECT_NE(md.find("<details><summary>Evidence</summary>\n\n"
+                    "`layout.nchw_nhwc`\n\n"
+                    "- their time: 277 us (2.6%)\n"
+                    "- e.g. `void cudnn::ops::nchwToNhwcKernel<__half>(int)`\n"
+                    "- how to fix it: `ampprof explain layout.nchw_nhwc`\n\n"
+                    "</details>\n"),
+            std::string::npos)
+      << md;
+}
+
+TEST(RenderMarkdown, NoFindingsNoTable) {
+  analyzers::Report report = SampleReport();
+  report.findings.clear();
+  const std::string md = Render({report});
+  EXPECT_NE(md.find("**no finding from the 1 checks run**"), std::string::npos) << md;
+  EXPECT_EQ(md.find("| severity"), std::string::npos) << md;
+  EXPECT_EQ(md.find("<details>"), std::string::npos) << md;
+}
+
+TEST(RenderMarkdown, ComparisonKeepsTheLargestRows) {
+  analyzers::Report report = SampleReport();
+  analyzers::Comparison c;
+  c.speedup = 1.71;
+  c.baseline.time_ns = 1'460'000;
+  c.candidate.time_ns = 857'000;
+  for (int i = 0; i < 8; ++i) c.rows.push_back({fmt::format("row {}", i), 1000 * (8 - i), 0, ""});
+  c.rows[0].explained_by = "gpu.launch_bound";
+  report.comparison = c;
+  const std::string md = Render({report});
+  EXPECT_NE(md.find("FP32 vs mixed precision: median step 1.46 ms (FP32) vs 857 us (AMP), speed-up **1.71x**.\n"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| row 0 | 8.00 us | - | -8.00 us | `gpu.launch_bound` |\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("| row 5 |"), std::string::npos) << md;
+  EXPECT_EQ(md.find("| row 6 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("2 smaller rows left out."), std::string::npos) << md;
+  EXPECT_NE(md.find("**mixed precision is 1.71x faster than FP32; 1 finding"), std::string::npos) << md;
+}
+
+}  // namespace
+}  // namespace ampprof::reports
