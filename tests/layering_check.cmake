@@ -14,7 +14,8 @@ set(allowed_collectors/nsys "src/base;collectors/records")
 set(allowed_collectors/cupti "src/base;collectors/records")
 set(allowed_src/model "src/base;collectors/records")
 set(allowed_analyzers "src/base;collectors/records;src/model")
-set(allowed_reports "src/base;analyzers")
+# reports/export redraws the trace itself, so reports may read the model too.
+set(allowed_reports "src/base;collectors/records;src/model;analyzers")
 set(allowed_src/pipeline "src/base;collectors;src/model;analyzers;reports")
 set(allowed_src/cli "src/base;collectors;src/model;analyzers;reports;src/pipeline")
 
