@@ -33,12 +33,20 @@ size_t Utf8SequenceLength(std::string_view text) {
   return length;
 }
 
+constexpr bool NeedsCare(unsigned char c) { return c < 0x20 || c == '"' || c == '\\' || c >= 0x80; }
+
 }  // namespace
 
 void AppendJsonString(fmt::memory_buffer& out, std::string_view text) {
   out.push_back('"');
   size_t i = 0;
   while (i < text.size()) {
+    // Names are nearly always plain ASCII: copy runs of it at once.
+    size_t run = i;
+    while (run < text.size() && !NeedsCare(static_cast<unsigned char>(text[run]))) ++run;
+    out.append(text.substr(i, run - i));
+    if (run == text.size()) break;
+    i = run;
     const auto c = static_cast<unsigned char>(text[i]);
     if (c >= 0x80) {
       const size_t length = Utf8SequenceLength(text.substr(i));

@@ -24,7 +24,8 @@ struct ExportOptions {
 // What was written and what to do with it, on stdout: the file is useless to someone who does not know
 // which tool opens it.
 void PrintSummary(const ExportOptions& options, pipeline::ExportFormat format, const pipeline::ExportSummary& summary) {
-  const std::string diagnosis = fmt::format("{} training steps and {} findings", summary.steps, summary.findings);
+  const std::string diagnosis = fmt::format("{} training steps and {} findings",
+                                            base::FormatCount(static_cast<int64_t>(summary.steps)), summary.findings);
   if (format == pipeline::ExportFormat::kChromeTrace) {
     fmt::print("wrote {}: {} kernels, {}\nopen it in https://ui.perfetto.dev or chrome://tracing\n", options.output,
                base::FormatCount(static_cast<int64_t>(summary.kernels)), diagnosis);
