@@ -66,15 +66,16 @@ base::Status ChromeEventWriter::EndDocument() {
   return base::OkStatus();
 }
 
-void ChromeEventWriter::Open(char phase, std::string_view name, std::string_view category, ChromeTrack track,
-                             base::TimeNs timestamp) {
+void ChromeEventWriter::Open(char phase, std::string_view name, std::string_view category,
+                             ChromeTrack track, base::TimeNs timestamp) {
   buffer_.append(std::string_view(events_++ == 0 ? "\n{\"ph\":\"" : ",\n{\"ph\":\""));
   buffer_.push_back(phase);
   buffer_.append(std::string_view("\",\"name\":"));
   AppendJsonString(buffer_, name);
   buffer_.append(std::string_view(",\"cat\":"));
   AppendJsonString(buffer_, category);
-  fmt::format_to(std::back_inserter(buffer_), ",\"pid\":{},\"tid\":{},\"ts\":", track.pid, track.tid);
+  fmt::format_to(std::back_inserter(buffer_), ",\"pid\":{},\"tid\":{},\"ts\":", track.pid,
+                 track.tid);
   AppendMicroseconds(buffer_, timestamp);
 }
 
@@ -93,8 +94,9 @@ void ChromeEventWriter::Flush() {
   buffer_.clear();
 }
 
-void ChromeEventWriter::Flow(uint64_t id, std::string_view name, std::string_view category, ChromeTrack from,
-                             base::TimeNs from_time, ChromeTrack to, base::TimeNs to_time) {
+void ChromeEventWriter::Flow(uint64_t id, std::string_view name, std::string_view category,
+                             ChromeTrack from, base::TimeNs from_time, ChromeTrack to,
+                             base::TimeNs to_time) {
   Open('s', name, category, from, from_time);
   fmt::format_to(std::back_inserter(buffer_), ",\"id\":{}", id);
   Close();
@@ -105,9 +107,11 @@ void ChromeEventWriter::Flow(uint64_t id, std::string_view name, std::string_vie
 
 void ChromeEventWriter::Metadata(std::string_view name, ChromeTrack track, std::string_view key,
                                  std::string_view json_value) {
-  buffer_.append(std::string_view(events_++ == 0 ? "\n{\"ph\":\"M\",\"name\":" : ",\n{\"ph\":\"M\",\"name\":"));
+  buffer_.append(std::string_view(events_++ == 0 ? "\n{\"ph\":\"M\",\"name\":"
+                                                 : ",\n{\"ph\":\"M\",\"name\":"));
   AppendJsonString(buffer_, name);
-  fmt::format_to(std::back_inserter(buffer_), ",\"pid\":{},\"tid\":{},\"args\":{{", track.pid, track.tid);
+  fmt::format_to(std::back_inserter(buffer_), ",\"pid\":{},\"tid\":{},\"args\":{{", track.pid,
+                 track.tid);
   AppendJsonString(buffer_, key);
   buffer_.push_back(':');
   buffer_.append(json_value);

@@ -1,9 +1,10 @@
 #ifndef AMPPROF_REPORTS_EXPORT_CHROME_EVENT_WRITER_H_
 #define AMPPROF_REPORTS_EXPORT_CHROME_EVENT_WRITER_H_
 
-// ChromeEventWriter: streams a Trace Event Format document ("JSON Object Format") to an ostream, one
-// event at a time, through a buffer it flushes every ~1 MiB. It knows the format's shapes (complete,
-// instant, flow and metadata events), not what they mean; chrome_trace_exporter.cc decides that.
+// ChromeEventWriter: streams a Trace Event Format document ("JSON Object Format") to an ostream,
+// one event at a time, through a buffer it flushes every ~1 MiB. It knows the format's shapes
+// (complete, instant, flow and metadata events), not what they mean; chrome_trace_exporter.cc
+// decides that.
 //
 //   ChromeEventWriter writer(out);
 //   writer.BeginDocument(R"("displayTimeUnit":"ns")");
@@ -63,8 +64,8 @@ class ChromeEventWriter {
 
   // "ph": "X": a slice on `track` over `interval`. `append_args` fills the event's args.
   template <typename AppendArgs>
-  void Complete(std::string_view name, std::string_view category, ChromeTrack track, base::Interval interval,
-                AppendArgs&& append_args) {
+  void Complete(std::string_view name, std::string_view category, ChromeTrack track,
+                base::Interval interval, AppendArgs&& append_args) {
     Open('X', name, category, track, interval.start);
     buffer_.append(std::string_view(",\"dur\":"));
     AppendDuration(interval.duration());
@@ -75,8 +76,8 @@ class ChromeEventWriter {
   }
   // "ph": "i" with thread scope: an instant on `track`.
   template <typename AppendArgs>
-  void Instant(std::string_view name, std::string_view category, ChromeTrack track, base::TimeNs timestamp,
-               AppendArgs&& append_args) {
+  void Instant(std::string_view name, std::string_view category, ChromeTrack track,
+               base::TimeNs timestamp, AppendArgs&& append_args) {
     Open('i', name, category, track, timestamp);
     buffer_.append(std::string_view(",\"s\":\"t\""));
     ChromeArgs args(buffer_);
@@ -85,9 +86,10 @@ class ChromeEventWriter {
     Close();
   }
   // A flow arrow from the slice enclosing `from_time` on `from` to the slice enclosing `to_time` on
-  // `to` ("ph": "s", then "ph": "f" with "bp": "e", binding to the enclosing slice rather than the next).
-  void Flow(uint64_t id, std::string_view name, std::string_view category, ChromeTrack from, base::TimeNs from_time,
-            ChromeTrack to, base::TimeNs to_time);
+  // `to` ("ph": "s", then "ph": "f" with "bp": "e", binding to the enclosing slice rather than the
+  // next).
+  void Flow(uint64_t id, std::string_view name, std::string_view category, ChromeTrack from,
+            base::TimeNs from_time, ChromeTrack to, base::TimeNs to_time);
   // "ph": "M" metadata: process_name, thread_name (a string "name") or process_sort_index,
   // thread_sort_index (an integer "sort_index").
   void ProcessName(uint32_t pid, std::string_view name);
@@ -96,9 +98,11 @@ class ChromeEventWriter {
   void ThreadSortIndex(ChromeTrack track, int64_t index);
 
  private:
-  void Open(char phase, std::string_view name, std::string_view category, ChromeTrack track, base::TimeNs timestamp);
+  void Open(char phase, std::string_view name, std::string_view category, ChromeTrack track,
+            base::TimeNs timestamp);
   void Close();
-  void Metadata(std::string_view name, ChromeTrack track, std::string_view key, std::string_view json_value);
+  void Metadata(std::string_view name, ChromeTrack track, std::string_view key,
+                std::string_view json_value);
   void AppendDuration(base::DurationNs duration);
   void Flush();
 

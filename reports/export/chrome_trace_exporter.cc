@@ -27,20 +27,26 @@ struct FlowIdBase {
 // plus one (Kineto's ids start at 1), unique within the file, so that readers can pair them again.
 int64_t CorrelationOf(model::ApiCallRow call) { return int64_t{call.value} + 1; }
 
-std::string_view ApiCategory(records::ApiDomain domain) {
+std::string_view ApiEventCategory(records::ApiDomain domain) {
   switch (domain) {
-    case records::ApiDomain::kRuntime: return "cuda_runtime";
-    case records::ApiDomain::kDriver: return "cuda_driver";
-    case records::ApiDomain::kOther: return "cuda_api";
+    case records::ApiDomain::kRuntime:
+      return "cuda_runtime";
+    case records::ApiDomain::kDriver:
+      return "cuda_driver";
+    case records::ApiDomain::kOther:
+      return "cuda_api";
   }
   return "cuda_api";
 }
 
-std::string_view RangeCategory(records::RangeCategory category) {
+std::string_view RangeEventCategory(records::RangeCategory category) {
   switch (category) {
-    case records::RangeCategory::kNvtx: return "nvtx";
-    case records::RangeCategory::kCpuOp: return "cpu_op";
-    case records::RangeCategory::kUserAnnotation: return "user_annotation";
+    case records::RangeCategory::kNvtx:
+      return "nvtx";
+    case records::RangeCategory::kCpuOp:
+      return "cpu_op";
+    case records::RangeCategory::kUserAnnotation:
+      return "user_annotation";
   }
   return "nvtx";
 }
@@ -48,12 +54,18 @@ std::string_view RangeCategory(records::RangeCategory category) {
 // Kineto's names for memory kinds, as in "Memcpy HtoD (Pageable -> Device)".
 std::string_view MemoryKindName(records::MemoryKind kind) {
   switch (kind) {
-    case records::MemoryKind::kPageable: return "Pageable";
-    case records::MemoryKind::kPinned: return "Pinned";
-    case records::MemoryKind::kDevice: return "Device";
-    case records::MemoryKind::kArray: return "Array";
-    case records::MemoryKind::kManaged: return "Managed";
-    case records::MemoryKind::kUnknown: return "Unknown";
+    case records::MemoryKind::kPageable:
+      return "Pageable";
+    case records::MemoryKind::kPinned:
+      return "Pinned";
+    case records::MemoryKind::kDevice:
+      return "Device";
+    case records::MemoryKind::kArray:
+      return "Array";
+    case records::MemoryKind::kManaged:
+      return "Managed";
+    case records::MemoryKind::kUnknown:
+      return "Unknown";
   }
   return "Unknown";
 }
@@ -88,13 +100,17 @@ class ChromeTraceExporter {
     const model::Stream& s = model_.stream(stream);
     return {kChromeFirstGpuPid + s.device.value, s.stream_id};
   }
-  uint32_t DeviceId(model::StreamRow stream) const { return model_.device(model_.stream(stream).device).device_id; }
+  uint32_t DeviceId(model::StreamRow stream) const {
+    return model_.device(model_.stream(stream).device).device_id;
+  }
 
   // What a reader of PyTorch profiler traces expects beside traceEvents: the devices and the rank.
   std::string TopLevelMembers() const {
     fmt::memory_buffer members;
     auto out = std::back_inserter(members);
-    fmt::format_to(out, "\"displayTimeUnit\":\"ns\",\n\"otherData\":{{\"generator\":\"ampprof export\",\"trace\":");
+    fmt::format_to(
+        out,
+        "\"displayTimeUnit\":\"ns\",\n\"otherData\":{{\"generator\":\"ampprof export\",\"trace\":");
     AppendJsonString(members, input_.trace_path);
     fmt::format_to(out, ",\"source\":");
     AppendJsonString(members, model_.Metadata("source"));
@@ -104,8 +120,9 @@ class ChromeTraceExporter {
       if (!device.has_properties) continue;
       fmt::format_to(out, "{}{{\"id\":{},\"name\":", first ? "" : ",", device.device_id);
       AppendJsonString(members, model_.Text(device.name));
-      fmt::format_to(out, ",\"totalGlobalMem\":{},\"computeMajor\":{},\"computeMinor\":{},\"numSms\":{}}}",
-                     device.global_memory_bytes, device.compute_major, device.compute_minor, device.sm_count);
+      fmt::format_to(
+          out, ",\"totalGlobalMem\":{},\"computeMajor\":{},\"computeMinor\":{},\"numSms\":{}}}",
+          device.global_memory_bytes, device.compute_major, device.compute_minor, device.sm_count);
       first = false;
     }
     members.push_back(']');
@@ -131,7 +148,8 @@ class ChromeTraceExporter {
     }
     for (const model::Thread& thread : model_.threads()) {
       const std::string_view name = model_.Text(thread.name);
-      writer_.ThreadName({thread.pid, thread.tid}, name.empty() ? fmt::format("thread {}", thread.tid) : std::string(name));
+      writer_.ThreadName({thread.pid, thread.tid},
+                         name.empty() ? fmt::format("thread {}", thread.tid) : std::string(name));
     }
     for (size_t row = 0; row < model_.devices().size(); ++row) {
       const model::Device& device = model_.devices()[row];
@@ -157,13 +175,15 @@ class ChromeTraceExporter {
     if (!timeline_.steps.empty()) {
       const analyzers::Steps& steps = *input_.steps;
       const ChromeTrack track{kChromeDiagnosisPid, kChromeStepsTid};
-      writer_.ThreadName(track, fmt::format("training steps ({})", analyzers::StepSourceName(steps.source)));
+      writer_.ThreadName(
+          track, fmt::format("training steps ({})", analyzers::StepSourceName(steps.source)));
       writer_.ThreadSortIndex(track, 0);
       for (const StepRange& step : timeline_.steps) {
         writer_.Complete(StepLabel(step), "ampprof", track, step.interval, [&](ChromeArgs& args) {
           args.String("found from", analyzers::StepSourceName(steps.source));
           args.String("marked by", steps.label);
-          args.String("timed on", steps.host_time ? "the host (range time)" : "the GPU (kernel time)");
+          args.String("timed on",
+                      steps.host_time ? "the host (range time)" : "the GPU (kernel time)");
           args.Bool("warm-up", step.warmup);
           args.String("duration", base::FormatDuration(step.interval.duration()));
         });
@@ -171,21 +191,26 @@ class ChromeTraceExporter {
     }
     for (size_t i = 0; i < input_.findings.size(); ++i) {
       const analyzers::Finding& finding = input_.findings[i];
-      const ChromeTrack track{kChromeDiagnosisPid, kChromeFirstFindingTid + static_cast<uint32_t>(i)};
-      writer_.ThreadName(track, fmt::format("{} {}", analyzers::SeverityName(finding.severity), finding.id));
+      const ChromeTrack track{kChromeDiagnosisPid,
+                              kChromeFirstFindingTid + static_cast<uint32_t>(i)};
+      writer_.ThreadName(
+          track, fmt::format("{} {}", analyzers::SeverityName(finding.severity), finding.id));
       writer_.ThreadSortIndex(track, static_cast<int64_t>(i) + 1);
-      writer_.Complete(FindingLabel(finding), "ampprof", track, timeline_.window, [&](ChromeArgs& args) {
-        args.String("id", finding.id);
-        args.String("severity", analyzers::SeverityName(finding.severity));
-        args.String("verdict", finding.verdict);
-        std::vector<std::string> evidence;
-        for (const analyzers::Evidence& item : finding.evidence) evidence.push_back(item.label + ": " + item.value);
-        args.Strings("evidence", evidence);
-        if (!finding.examples.empty()) args.Strings("examples", finding.examples);
-        if (finding.time_ns > 0) args.String("GPU time at stake", base::FormatDuration(finding.time_ns));
-        args.String("drawn over", timeline_.window_description);
-        args.String("how to fix it", fmt::format("ampprof explain {}", finding.id));
-      });
+      writer_.Complete(
+          FindingLabel(finding), "ampprof", track, timeline_.window, [&](ChromeArgs& args) {
+            args.String("id", finding.id);
+            args.String("severity", analyzers::SeverityName(finding.severity));
+            args.String("verdict", finding.verdict);
+            std::vector<std::string> evidence;
+            for (const analyzers::Evidence& item : finding.evidence)
+              evidence.push_back(item.label + ": " + item.value);
+            args.Strings("evidence", evidence);
+            if (!finding.examples.empty()) args.Strings("examples", finding.examples);
+            if (finding.time_ns > 0)
+              args.String("GPU time at stake", base::FormatDuration(finding.time_ns));
+            args.String("drawn over", timeline_.window_description);
+            args.String("how to fix it", fmt::format("ampprof explain {}", finding.id));
+          });
     }
   }
 
@@ -193,8 +218,8 @@ class ChromeTraceExporter {
     const model::ApiCallTable& calls = model_.api_calls();
     for (uint32_t i = 0; i < calls.size(); ++i) {
       const model::ApiCallRow row(i);
-      writer_.Complete(model_.Text(calls.name[row]), ApiCategory(calls.domain[row]), HostTrack(calls.thread[row]),
-                       {calls.start[row], calls.end[row]},
+      writer_.Complete(model_.Text(calls.name[row]), ApiEventCategory(calls.domain[row]),
+                       HostTrack(calls.thread[row]), {calls.start[row], calls.end[row]},
                        [&](ChromeArgs& args) { args.Int("correlation", CorrelationOf(row)); });
     }
   }
@@ -204,9 +229,11 @@ class ChromeTraceExporter {
     for (uint32_t i = 0; i < ranges.size(); ++i) {
       const model::RangeRow row(i);
       const model::RangeLabel& label = model_.label(row);
-      writer_.Complete(model_.Text(label.name), RangeCategory(label.category), HostTrack(ranges.thread[row]),
-                       {ranges.start[row], ranges.end[row]}, [&](ChromeArgs& args) {
-                         if (const std::string_view domain = model_.Text(label.domain); !domain.empty()) {
+      writer_.Complete(model_.Text(label.name), RangeEventCategory(label.category),
+                       HostTrack(ranges.thread[row]), {ranges.start[row], ranges.end[row]},
+                       [&](ChromeArgs& args) {
+                         if (const std::string_view domain = model_.Text(label.domain);
+                             !domain.empty()) {
                            args.String("domain", domain);
                          }
                          if (const std::string_view text = model_.Text(label.args); !text.empty()) {
@@ -220,9 +247,10 @@ class ChromeTraceExporter {
     const model::MarkTable& marks = model_.marks();
     for (uint32_t i = 0; i < marks.size(); ++i) {
       const model::MarkRow row(i);
-      writer_.Instant(model_.Text(marks.name[row]), "nvtx", HostTrack(marks.thread[row]), marks.timestamp[row],
-                      [&](ChromeArgs& args) {
-                        if (const std::string_view domain = model_.Text(marks.domain[row]); !domain.empty()) {
+      writer_.Instant(model_.Text(marks.name[row]), "nvtx", HostTrack(marks.thread[row]),
+                      marks.timestamp[row], [&](ChromeArgs& args) {
+                        if (const std::string_view domain = model_.Text(marks.domain[row]);
+                            !domain.empty()) {
                           args.String("domain", domain);
                         }
                       });
@@ -230,10 +258,12 @@ class ChromeTraceExporter {
   }
 
   // The arrow from a launching call to the work it launched, when the trace links them.
-  void LaunchFlow(uint64_t id, model::ApiCallRow launch, ChromeTrack work_track, base::TimeNs work_start) {
+  void LaunchFlow(uint64_t id, model::ApiCallRow launch, ChromeTrack work_track,
+                  base::TimeNs work_start) {
     if (!launch.valid()) return;
     const model::ApiCallTable& calls = model_.api_calls();
-    writer_.Flow(id, "launch", "ac2g", HostTrack(calls.thread[launch]), calls.start[launch], work_track, work_start);
+    writer_.Flow(id, "launch", "ac2g", HostTrack(calls.thread[launch]), calls.start[launch],
+                 work_track, work_start);
   }
 
   void WriteKernels() {
@@ -244,15 +274,16 @@ class ChromeTraceExporter {
       const model::StreamRow stream = kernels.stream[row];
       const model::ApiCallRow launch = kernels.launch[row];
       const ChromeTrack track = GpuTrack(stream);
-      writer_.Complete(model_.Text(signature.name), "kernel", track, {kernels.start[row], kernels.end[row]},
-                       [&](ChromeArgs& args) {
+      writer_.Complete(model_.Text(signature.name), "kernel", track,
+                       {kernels.start[row], kernels.end[row]}, [&](ChromeArgs& args) {
                          args.Int("device", DeviceId(stream));
                          args.Int("stream", model_.stream(stream).stream_id);
                          if (launch.valid()) args.Int("correlation", CorrelationOf(launch));
                          args.Ints("grid", signature.grid);
                          args.Ints("block", signature.block);
                          args.Int("registers per thread", signature.registers_per_thread);
-                         args.Int("shared memory", int64_t{signature.static_shared_bytes} + signature.dynamic_shared_bytes);
+                         args.Int("shared memory", int64_t{signature.static_shared_bytes} +
+                                                       signature.dynamic_shared_bytes);
                        });
       LaunchFlow(flow_ids_.kernels + i, launch, track, kernels.start[row]);
     }
@@ -268,12 +299,13 @@ class ChromeTraceExporter {
       const std::string name =
           fmt::format("Memcpy {} ({} -> {})", records::MemcpyKindName(copies.kind[row]),
                       MemoryKindName(copies.src_kind[row]), MemoryKindName(copies.dst_kind[row]));
-      writer_.Complete(name, "gpu_memcpy", track, {copies.start[row], copies.end[row]}, [&](ChromeArgs& args) {
-        args.Int("device", DeviceId(stream));
-        args.Int("stream", model_.stream(stream).stream_id);
-        if (launch.valid()) args.Int("correlation", CorrelationOf(launch));
-        args.Int("bytes", static_cast<int64_t>(copies.bytes[row]));
-      });
+      writer_.Complete(name, "gpu_memcpy", track, {copies.start[row], copies.end[row]},
+                       [&](ChromeArgs& args) {
+                         args.Int("device", DeviceId(stream));
+                         args.Int("stream", model_.stream(stream).stream_id);
+                         if (launch.valid()) args.Int("correlation", CorrelationOf(launch));
+                         args.Int("bytes", static_cast<int64_t>(copies.bytes[row]));
+                       });
       LaunchFlow(flow_ids_.memcpys + i, launch, track, copies.start[row]);
     }
   }
@@ -285,12 +317,13 @@ class ChromeTraceExporter {
       const model::StreamRow stream = memsets.stream[row];
       const model::ApiCallRow launch = memsets.launch[row];
       const ChromeTrack track = GpuTrack(stream);
-      writer_.Complete("Memset", "gpu_memset", track, {memsets.start[row], memsets.end[row]}, [&](ChromeArgs& args) {
-        args.Int("device", DeviceId(stream));
-        args.Int("stream", model_.stream(stream).stream_id);
-        if (launch.valid()) args.Int("correlation", CorrelationOf(launch));
-        args.Int("bytes", static_cast<int64_t>(memsets.bytes[row]));
-      });
+      writer_.Complete("Memset", "gpu_memset", track, {memsets.start[row], memsets.end[row]},
+                       [&](ChromeArgs& args) {
+                         args.Int("device", DeviceId(stream));
+                         args.Int("stream", model_.stream(stream).stream_id);
+                         if (launch.valid()) args.Int("correlation", CorrelationOf(launch));
+                         args.Int("bytes", static_cast<int64_t>(memsets.bytes[row]));
+                       });
       LaunchFlow(flow_ids_.memsets + i, launch, track, memsets.start[row]);
     }
   }

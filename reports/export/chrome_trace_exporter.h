@@ -9,10 +9,12 @@
 //
 // Tracks (pid and tid are what both viewers group rows by; docs/formats/chrome-trace.md has every
 // mapping):
-//   ampprof diagnosis  pid 1000000000, listed first: tid 1 the training steps, then one tid per finding,
+//   ampprof diagnosis  pid 1000000000, listed first: tid 1 the training steps, then one tid per
+//   finding,
 //                      each finding a range over the analysed window with its verdict and evidence
-//   each CPU thread    the trace's own pid and tid: CUDA API calls, NVTX ranges, framework ops, marks
-//   each GPU           pid 1000000001 + n ("GPU 0: NVIDIA H100 ..."), tid = the CUDA stream id:
+//   each CPU thread    the trace's own pid and tid: CUDA API calls, NVTX ranges, framework ops,
+//   marks each GPU           pid 1000000001 + n ("GPU 0: NVIDIA H100 ..."), tid = the CUDA stream
+//   id:
 //                      kernels, memcpys, memsets
 //   launch -> work     a flow arrow from each launching API call to its kernel, memcpy or memset
 // Linux pids stay below 2^22, so the made-up pids never collide with a real process.
@@ -21,7 +23,8 @@
 // that read PyTorch profiler traces, ampprof included, read the export back.
 //
 // Timestamps are the trace's own clock, in microseconds with three decimals (nanosecond precision).
-// The file is written as it goes, through a buffer of about 1 MiB: memory does not grow with the trace.
+// The file is written as it goes, through a buffer of about 1 MiB: memory does not grow with the
+// trace.
 
 #include <cstdint>
 #include <ostream>
@@ -32,11 +35,13 @@
 namespace ampprof::reports {
 
 inline constexpr uint32_t kChromeDiagnosisPid = 1'000'000'000;
-inline constexpr uint32_t kChromeFirstGpuPid = kChromeDiagnosisPid + 1;  // + the device's row in the model
+inline constexpr uint32_t kChromeFirstGpuPid =
+    kChromeDiagnosisPid + 1;  // + the device's row in the model
 inline constexpr uint32_t kChromeStepsTid = 1;
 inline constexpr uint32_t kChromeFirstFindingTid = 2;  // + the finding's index in report order
 
-// Writes the JSON document to `out`; an error when `out` fails (it stops at the first failed write).
+// Writes the JSON document to `out`; an error when `out` fails (it stops at the first failed
+// write).
 base::Status WriteChromeTrace(const ExportInput& input, std::ostream& out);
 
 }  // namespace ampprof::reports

@@ -15,7 +15,8 @@ std::optional<base::Interval> ApiCallSpan(const model::TraceModel& model) {
   if (calls.size() == 0) return std::nullopt;
   const auto starts = calls.start.values();
   const auto ends = calls.end.values();
-  return base::Interval{*std::min_element(starts.begin(), starts.end()), *std::max_element(ends.begin(), ends.end())};
+  return base::Interval{*std::min_element(starts.begin(), starts.end()),
+                        *std::max_element(ends.begin(), ends.end())};
 }
 
 HostThread LoopThread(const model::TraceModel& model) {
@@ -24,9 +25,9 @@ HostThread LoopThread(const model::TraceModel& model) {
     const uint32_t pid = model.processes().empty() ? 0 : model.processes().front().pid;
     return {pid, pid};  // a process's main thread has the process's id
   }
-  const auto busiest = std::max_element(threads.begin(), threads.end(), [](const auto& a, const auto& b) {
-    return a.api_calls.size() < b.api_calls.size();
-  });
+  const auto busiest = std::max_element(
+      threads.begin(), threads.end(),
+      [](const auto& a, const auto& b) { return a.api_calls.size() < b.api_calls.size(); });
   return {busiest->pid, busiest->tid};
 }
 
@@ -58,11 +59,13 @@ DiagnosisTimeline PlanDiagnosis(const ExportInput& input) {
 }
 
 std::string StepLabel(const StepRange& step) {
-  return step.warmup ? fmt::format("step {} (warm-up)", step.number) : fmt::format("step {}", step.number);
+  return step.warmup ? fmt::format("step {} (warm-up)", step.number)
+                     : fmt::format("step {}", step.number);
 }
 
 std::string FindingLabel(const analyzers::Finding& finding) {
-  return fmt::format("{} {}: {}", analyzers::SeverityName(finding.severity), finding.id, finding.verdict);
+  return fmt::format("{} {}: {}", analyzers::SeverityName(finding.severity), finding.id,
+                     finding.verdict);
 }
 
 }  // namespace ampprof::reports

@@ -3,12 +3,13 @@
 
 // Where ampprof's diagnosis goes on a timeline. Both exports draw the same things, so that Perfetto
 // and Nsight Systems show one diagnosis: each training step as a range (warm-up steps marked), and
-// each finding as a range over the window the analysis measured. Findings describe the whole run, not
-// one instant, so the window is their honest place in time.
+// each finding as a range over the window the analysis measured. Findings describe the whole run,
+// not one instant, so the window is their honest place in time.
 //
 //   const DiagnosisTimeline timeline = PlanDiagnosis(input);
 //   for (const StepRange& step : timeline.steps) Draw(step.interval, StepLabel(step));
-//   for (const analyzers::Finding& finding : input.findings) Draw(timeline.window, FindingLabel(finding));
+//   for (const analyzers::Finding& finding : input.findings) Draw(timeline.window,
+//   FindingLabel(finding));
 
 #include <cstdint>
 #include <string>
@@ -34,12 +35,13 @@ struct HostThread {
 
 struct DiagnosisTimeline {
   std::vector<StepRange> steps;  // in time order
-  // The analysed window: from the first measured step's start to the last step's end; without steps,
-  // the GPU activity; without GPU activity, the API calls; else empty at 0.
+  // The analysed window: from the first measured step's start to the last step's end; without
+  // steps, the GPU activity; without GPU activity, the API calls; else empty at 0.
   base::Interval window;
   std::string window_description;  // "the 97 measured steps", "the GPU activity", ...
-  // The thread that launched the most GPU work (the training loop's), for formats whose ranges must sit
-  // on a thread (NVTXT); the first thread, or the first process's pid as its main thread, without calls.
+  // The thread that launched the most GPU work (the training loop's), for formats whose ranges must
+  // sit on a thread (NVTXT); the first thread, or the first process's pid as its main thread,
+  // without calls.
   HostThread loop_thread;
 };
 

@@ -2,8 +2,9 @@
 #define AMPPROF_REPORTS_EXPORT_EXPORT_INPUT_H_
 
 // What an exporter reads: the model of one trace and what the analysis found in it. Unlike the
-// reporters, which render a Report, the exports redraw the trace itself (every kernel, call and range),
-// so they read the model; the diagnosis (steps, findings) comes from the analyzers, never recomputed.
+// reporters, which render a Report, the exports redraw the trace itself (every kernel, call and
+// range), so they read the model; the diagnosis (steps, findings) comes from the analyzers, never
+// recomputed.
 //
 //   const std::optional<analyzers::Steps>& steps = analysis_input.steps();
 //   const std::vector<analyzers::Finding> findings = analyzers::RunAnalyzers(analysis_input);

@@ -60,11 +60,21 @@ void AppendJsonString(fmt::memory_buffer& out, std::string_view text) {
       continue;
     }
     switch (c) {
-      case '"': out.append(std::string_view("\\\"")); break;
-      case '\\': out.append(std::string_view("\\\\")); break;
-      case '\n': out.append(std::string_view("\\n")); break;
-      case '\r': out.append(std::string_view("\\r")); break;
-      case '\t': out.append(std::string_view("\\t")); break;
+      case '"':
+        out.append(std::string_view("\\\""));
+        break;
+      case '\\':
+        out.append(std::string_view("\\\\"));
+        break;
+      case '\n':
+        out.append(std::string_view("\\n"));
+        break;
+      case '\r':
+        out.append(std::string_view("\\r"));
+        break;
+      case '\t':
+        out.append(std::string_view("\\t"));
+        break;
       default:
         if (c < 0x20) {
           fmt::format_to(std::back_inserter(out), "\\u{:04x}", c);
@@ -80,7 +90,8 @@ void AppendJsonString(fmt::memory_buffer& out, std::string_view text) {
 void AppendMicroseconds(fmt::memory_buffer& out, int64_t ns) {
   // The magnitude as unsigned, so that INT64_MIN has one too.
   const uint64_t magnitude = ns < 0 ? 0 - static_cast<uint64_t>(ns) : static_cast<uint64_t>(ns);
-  fmt::format_to(std::back_inserter(out), "{}{}.{:03}", ns < 0 ? "-" : "", magnitude / 1000, magnitude % 1000);
+  fmt::format_to(std::back_inserter(out), "{}{}.{:03}", ns < 0 ? "-" : "", magnitude / 1000,
+                 magnitude % 1000);
 }
 
 }  // namespace ampprof::reports

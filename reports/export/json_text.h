@@ -1,8 +1,9 @@
 #ifndef AMPPROF_REPORTS_EXPORT_JSON_TEXT_H_
 #define AMPPROF_REPORTS_EXPORT_JSON_TEXT_H_
 
-// The two pieces of JSON text the Chrome-trace export writes by hand: string literals and timestamps.
-// The export streams millions of events into a buffer; a JSON library would build them in memory.
+// The two pieces of JSON text the Chrome-trace export writes by hand: string literals and
+// timestamps. The export streams millions of events into a buffer; a JSON library would build them
+// in memory.
 //
 //   fmt::memory_buffer out;
 //   AppendJsonString(out, "volta_sgemm \"tn\"");   // "volta_sgemm \"tn\""
@@ -20,9 +21,9 @@ namespace ampprof::reports {
 // become U+FFFD, so that the output is always valid JSON that strict parsers accept.
 void AppendJsonString(fmt::memory_buffer& out, std::string_view text);
 
-// Nanoseconds as microseconds with exactly three decimals: the Trace Event Format's unit at ampprof's
-// precision, written from the integer digits so that no nanosecond is lost to floating point
-// (ParseMicrosecondsToNs reads it back exactly).
+// Nanoseconds as microseconds with exactly three decimals: the Trace Event Format's unit at
+// ampprof's precision, written from the integer digits so that no nanosecond is lost to floating
+// point (ParseMicrosecondsToNs reads it back exactly).
 void AppendMicroseconds(fmt::memory_buffer& out, int64_t ns);
 
 }  // namespace ampprof::reports

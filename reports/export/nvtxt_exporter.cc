@@ -16,8 +16,9 @@
 // - Nsight Systems User Guide, "Import NVTXT": the TimeBase values ImportNvtxt supports (Manual,
 //   Relative, ClockMonotonicRaw, CNTVCT) and its create/merge commands.
 // - The instruction lines themselves (`@RangeStartEnd, Start, End, ThreadId, Message` declaring the
-//   explicit arguments, the implicit ones given as ProcessId/CategoryId/Color/TimeBase variables, then
-//   `RangeStartEnd, start, end, tid, "message"`) follow the form public NVTXT writers use; see the doc.
+//   explicit arguments, the implicit ones given as ProcessId/CategoryId/Color/TimeBase variables,
+//   then `RangeStartEnd, start, end, tid, "message"`) follow the form public NVTXT writers use; see
+//   the doc.
 namespace ampprof::reports {
 namespace {
 
@@ -26,8 +27,10 @@ constexpr int kFindingCategory = 2;
 
 std::string_view TimeBaseName(NvtxtTimeBase time_base) {
   switch (time_base) {
-    case NvtxtTimeBase::kRelative: return "Relative";
-    case NvtxtTimeBase::kManual: return "Manual";
+    case NvtxtTimeBase::kRelative:
+      return "Relative";
+    case NvtxtTimeBase::kManual:
+      return "Manual";
   }
   return "Manual";
 }
@@ -72,16 +75,20 @@ std::string CommentText(std::string_view text) {
 base::Status WriteNvtxt(const ExportInput& input, const NvtxtOptions& options, std::ostream& out) {
   const DiagnosisTimeline timeline = PlanDiagnosis(input);
   const uint32_t tid = timeline.loop_thread.tid;
-  fmt::print(out, "# ampprof's diagnosis of {}, as NVTX ranges for Nsight Systems.\n", CommentText(input.trace_path));
-  fmt::print(out, "# Category {}: the training steps ampprof found; category {}: its findings, each over {}.\n",
-             kStepCategory, kFindingCategory, timeline.window_description);
+  fmt::print(out, "# ampprof's diagnosis of {}, as NVTX ranges for Nsight Systems.\n",
+             CommentText(input.trace_path));
+  fmt::print(
+      out,
+      "# Category {}: the training steps ampprof found; category {}: its findings, each over {}.\n",
+      kStepCategory, kFindingCategory, timeline.window_description);
   if (options.time_base == NvtxtTimeBase::kRelative) {
     fmt::print(out,
                "# Timestamps are the Nsight Systems report's own (ns from its start). Merge with:\n"
                "#   ImportNvtxt --cmd merge -i REPORT.nsys-rep -n THIS_FILE -o MERGED.nsys-rep\n");
   } else {
     fmt::print(out,
-               "# Timestamps are the trace's own clock (ns), not an Nsight Systems report's. Create a report:\n"
+               "# Timestamps are the trace's own clock (ns), not an Nsight Systems report's. "
+               "Create a report:\n"
                "#   ImportNvtxt --cmd create -n THIS_FILE -o NEW.nsys-rep\n");
   }
   fmt::print(out, "SetFileDisplayName, ampprof\n");
@@ -96,8 +103,8 @@ base::Status WriteNvtxt(const ExportInput& input, const NvtxtOptions& options, s
   }
   if (!input.findings.empty()) fmt::print(out, "CategoryId = {}\n", kFindingCategory);
   for (const analyzers::Finding& finding : input.findings) {
-    fmt::print(out, "RangeStartEnd, {}, {}, {}, {}\n", timeline.window.start, timeline.window.end, tid,
-               MessageText("ampprof " + FindingLabel(finding)));
+    fmt::print(out, "RangeStartEnd, {}, {}, {}, {}\n", timeline.window.start, timeline.window.end,
+               tid, MessageText("ampprof " + FindingLabel(finding)));
   }
   out.flush();
   if (!out) return base::IoError("cannot write the NVTXT file");

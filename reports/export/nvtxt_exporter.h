@@ -8,8 +8,8 @@
 //   ampprof export report.sqlite --format nvtxt -o diagnosis.nvtxt
 //   ImportNvtxt --cmd merge -i report.nsys-rep -n diagnosis.nvtxt -o report-ampprof.nsys-rep
 //
-// What is written (docs/formats/nvtxt.md has the grammar, its sources, and what could not be checked
-// without Nsight Systems):
+// What is written (docs/formats/nvtxt.md has the grammar, its sources, and what could not be
+// checked without Nsight Systems):
 //   SetFileDisplayName, ampprof
 //   @RangeStartEnd, Start, End, ThreadId, Message       the order of the explicit arguments
 //   ProcessId = 4242                                     the implicit ones, as variables
@@ -34,7 +34,8 @@ enum class NvtxtTimeBase {
   // Nanoseconds from the start of the report merged with: what Nsight Systems' SQLite export holds,
   // so the ranges line up with the report the trace was exported from.
   kRelative,
-  // Absolute values, used as they are: for traces from other profilers, whose clock an Nsight Systems
+  // Absolute values, used as they are: for traces from other profilers, whose clock an Nsight
+  // Systems
   // report does not share (ImportNvtxt --cmd create, or merge with a --mode lin/lerp mapping).
   kManual,
 };

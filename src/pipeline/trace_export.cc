@@ -22,7 +22,8 @@ void RemovePartialOutput(const std::string& path) {
   if (std::filesystem::is_regular_file(path, error)) std::filesystem::remove(path, error);
 }
 
-base::Status WriteExport(const LoadedTrace& trace, ExportFormat format, std::ostream& out, ExportSummary& summary) {
+base::Status WriteExport(const LoadedTrace& trace, ExportFormat format, std::ostream& out,
+                         ExportSummary& summary) {
   const std::vector<analyzers::KernelClass> classes = analyzers::ClassifySignatures(trace.model);
   const analyzers::AnalysisInput analysis{trace.model, classes};
   const std::vector<analyzers::Finding> findings = analyzers::RunAnalyzers(analysis);
@@ -35,8 +36,9 @@ base::Status WriteExport(const LoadedTrace& trace, ExportFormat format, std::ost
     case ExportFormat::kChromeTrace:
       return reports::WriteChromeTrace(input, out);
     case ExportFormat::kNvtxt: {
-      // Nsight Systems' SQLite export keeps the report's clock: nanoseconds from the session's start,
-      // which ImportNvtxt calls a Relative time base. Other traces keep their own clock (Manual).
+      // Nsight Systems' SQLite export keeps the report's clock: nanoseconds from the session's
+      // start, which ImportNvtxt calls a Relative time base. Other traces keep their own clock
+      // (Manual).
       summary.nsys_timebase = trace.format == TraceFormat::kNsysSqlite;
       const reports::NvtxtOptions options{summary.nsys_timebase ? reports::NvtxtTimeBase::kRelative
                                                                 : reports::NvtxtTimeBase::kManual};
@@ -73,8 +75,8 @@ base::StatusOr<ExportSummary> ExportTrace(const std::string& trace_path, ExportF
     RemovePartialOutput(output_path);
     return written.WithContext(output_path);
   }
-  base::LogInfo("exported {} in {:.3f} s",
-                output_path, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  base::LogInfo("exported {} in {:.3f} s", output_path,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   return summary;
 }
 

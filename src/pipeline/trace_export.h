@@ -4,10 +4,11 @@
 // load -> build -> analyze -> export: one trace file to a file another tool opens, with ampprof's
 // diagnosis (training steps, findings) drawn on it.
 //
-//   ASSIGN_OR_RETURN(ExportSummary summary, ExportTrace("run.ampt", ExportFormat::kChromeTrace, "run.json"));
+//   ASSIGN_OR_RETURN(ExportSummary summary, ExportTrace("run.ampt", ExportFormat::kChromeTrace,
+//   "run.json"));
 //
-// The output is opened before the trace is read, so an unwritable path fails at once; a failed export
-// removes what it had written.
+// The output is opened before the trace is read, so an unwritable path fails at once; a failed
+// export removes what it had written.
 
 #include <cstddef>
 #include <optional>
@@ -27,7 +28,7 @@ enum class ExportFormat {
 std::optional<ExportFormat> ExportFormatNamed(std::string_view name);
 
 struct ExportSummary {
-  size_t kernels = 0;   // in the trace (the NVTXT export draws only the diagnosis)
+  size_t kernels = 0;  // in the trace (the NVTXT export draws only the diagnosis)
   size_t steps = 0;
   size_t findings = 0;
   bool nsys_timebase = false;  // NVTXT: timestamps relative to the Nsight Systems report's start

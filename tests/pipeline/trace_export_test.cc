@@ -1,6 +1,6 @@
-// ampprof export through the pipeline: a synthetic AMP trace and every shared real trace exported to
-// the Chrome trace format, parsed back (simdjson) and re-imported with ampprof's own Kineto importer;
-// an Nsight Systems export's NVTXT in the report's clock; and the errors a user can meet.
+// ampprof export through the pipeline: a synthetic AMP trace and every shared real trace exported
+// to the Chrome trace format, parsed back (simdjson) and re-imported with ampprof's own Kineto
+// importer; an Nsight Systems export's NVTXT in the report's clock; and the errors a user can meet.
 
 #include "src/pipeline/trace_export.h"
 
@@ -41,8 +41,8 @@ void WriteSyntheticAmpTrace(const std::string& path) {
   ASSERT_TRUE((*writer)->Close().ok());
 }
 
-// The export of `trace`, read back as a trace: every kernel again, with its name, its nanoseconds and
-// its launching call (whose correlation the export wrote).
+// The export of `trace`, read back as a trace: every kernel again, with its name, its nanoseconds
+// and its launching call (whose correlation the export wrote).
 void ExpectChromeRoundTrip(const std::string& trace, const std::string& output) {
   const auto summary = ExportTrace(trace, ExportFormat::kChromeTrace, output);
   ASSERT_TRUE(summary.ok()) << summary.status().ToString();
@@ -65,7 +65,8 @@ void ExpectChromeRoundTrip(const std::string& trace, const std::string& output) 
     ASSERT_EQ(b.kernels().end[row], a.kernels().end[row]) << trace << " kernel " << i;
     if (a.kernels().launch[row].valid()) {
       ASSERT_TRUE(b.kernels().launch[row].valid()) << trace << " kernel " << i;
-      EXPECT_EQ(b.api_calls().start[b.kernels().launch[row]], a.api_calls().start[a.kernels().launch[row]]);
+      EXPECT_EQ(b.api_calls().start[b.kernels().launch[row]],
+                a.api_calls().start[a.kernels().launch[row]]);
     }
   }
   EXPECT_EQ(b.api_calls().size(), a.api_calls().size()) << trace;
@@ -78,7 +79,8 @@ TEST(TraceExport, SyntheticAmpTraceRoundTripsThroughTheChromeFormat) {
   const testing::TempDir dir;
   WriteSyntheticAmpTrace(dir.File("amp.ampt"));
   ExpectChromeRoundTrip(dir.File("amp.ampt"), dir.File("amp.json"));
-  const auto summary = ExportTrace(dir.File("amp.ampt"), ExportFormat::kChromeTrace, dir.File("again.json"));
+  const auto summary =
+      ExportTrace(dir.File("amp.ampt"), ExportFormat::kChromeTrace, dir.File("again.json"));
   ASSERT_TRUE(summary.ok());
   EXPECT_GT(summary->steps, 0u) << "the synthetic loop's ProfilerStep ranges";
   EXPECT_GT(summary->findings, 0u) << "the synthetic loop is launch-bound";
@@ -88,7 +90,8 @@ TEST(TraceExport, SyntheticAmpTraceRoundTripsThroughTheChromeFormat) {
 TEST(TraceExport, SyntheticAmpTraceNvtxtUsesTheTraceClock) {
   const testing::TempDir dir;
   WriteSyntheticAmpTrace(dir.File("amp.ampt"));
-  const auto summary = ExportTrace(dir.File("amp.ampt"), ExportFormat::kNvtxt, dir.File("amp.nvtxt"));
+  const auto summary =
+      ExportTrace(dir.File("amp.ampt"), ExportFormat::kNvtxt, dir.File("amp.nvtxt"));
   ASSERT_TRUE(summary.ok()) << summary.status().ToString();
   EXPECT_FALSE(summary->nsys_timebase);
   const std::string text = ReadText(dir.File("amp.nvtxt"));
@@ -99,8 +102,8 @@ TEST(TraceExport, SyntheticAmpTraceNvtxtUsesTheTraceClock) {
 
 const std::string kFixtures = AMPPROF_SHARED_FIXTURES_DIR;
 
-// Every real trace of ../shared/fixtures: the export parses, draws nothing a viewer would reject, and
-// reads back as the same kernels.
+// Every real trace of ../shared/fixtures: the export parses, draws nothing a viewer would reject,
+// and reads back as the same kernels.
 class SharedFixtureExport : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(SharedFixtureExport, RoundTripsThroughTheChromeFormat) {
@@ -113,21 +116,27 @@ TEST_P(SharedFixtureExport, RoundTripsThroughTheChromeFormat) {
 INSTANTIATE_TEST_SUITE_P(
     Readme, SharedFixtureExport,
     ::testing::Values(
-        "pytorch__kineto/tb_plugin/samples/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz",
+        "pytorch__kineto/tb_plugin/samples/resnet50_num_workers_0/"
+        "worker0.1623143089861.pt.trace.json.gz",
         "pytorch__kineto/tb_plugin/test/gpu_metrics_input.json",
-        "facebookresearch__HolisticTraceAnalysis/tests/data/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz",
-        "facebookresearch__HolisticTraceAnalysis/tests/data/timeline_analysis/sampled_rank-0.json.gz",
-        "facebookresearch__HolisticTraceAnalysis/tests/data/with_gpu_user_annotation/step_based_trace_2543932.json.gz",
-        "facebookresearch__HolisticTraceAnalysis/tests/data/critical_path/cuda_event_sync_multi_stream/event_sync_trace.json.gz",
+        "facebookresearch__HolisticTraceAnalysis/tests/data/critical_path/alexnet/"
+        "benchmark_result_2869224_1695835535_trace.json.gz",
+        "facebookresearch__HolisticTraceAnalysis/tests/data/timeline_analysis/"
+        "sampled_rank-0.json.gz",
+        "facebookresearch__HolisticTraceAnalysis/tests/data/with_gpu_user_annotation/"
+        "step_based_trace_2543932.json.gz",
+        "facebookresearch__HolisticTraceAnalysis/tests/data/critical_path/"
+        "cuda_event_sync_multi_stream/event_sync_trace.json.gz",
         "AMD-AGI__TraceLens/tests/traces/h100/gaunernst_bert-small-uncased__1016001.json.gz",
-        "AMD-AGI__TraceLens/evals/unit_tests_nv/moe/moe_01_many_experts_few_tokens_analysis_output/moe_01_many_experts_few_tokens.json.gz",
+        "AMD-AGI__TraceLens/evals/unit_tests_nv/moe/moe_01_many_experts_few_tokens_analysis_output/"
+        "moe_01_many_experts_few_tokens.json.gz",
         "facebookresearch__param/et_replay/tests/inputs/linear_kineto.json.gz",
         "NVIDIA__Fuser/report2.sqlite",
         "hpcgroup__pipit/pipit/tests/data/saxpy-mpi-cuda_nsys_perlmutter0.sqlite"));
 
 // An Nsight Systems export's NVTXT keeps the report's clock, nanoseconds from the session's start,
-// which ImportNvtxt calls Relative, and the report's own process and thread ids: the ranges land where
-// the kernels are in the original report.
+// which ImportNvtxt calls Relative, and the report's own process and thread ids: the ranges land
+// where the kernels are in the original report.
 TEST(TraceExport, NsysExportNvtxtIsInTheReportClock) {
   const std::string trace = kFixtures + "/NVIDIA__Fuser/report2.sqlite";
   if (!std::filesystem::exists(trace)) GTEST_SKIP() << trace << " is absent (a fresh clone)";
@@ -152,19 +161,23 @@ TEST(TraceExport, NsysExportNvtxtIsInTheReportClock) {
   const std::vector<analyzers::Finding> findings = {finding};
   const std::optional<analyzers::Steps> no_steps;
   std::ostringstream out;
-  ASSERT_TRUE(reports::WriteNvtxt({loaded->model, no_steps, findings, trace}, {reports::NvtxtTimeBase::kRelative}, out)
+  ASSERT_TRUE(reports::WriteNvtxt({loaded->model, no_steps, findings, trace},
+                                  {reports::NvtxtTimeBase::kRelative}, out)
                   .ok());
-  EXPECT_THAT(out.str(), HasSubstr("\nRangeStartEnd, 784431748, 1288062945, 30571, \"ampprof warning gpu.launch_bound: example\"\n"));
+  EXPECT_THAT(out.str(), HasSubstr("\nRangeStartEnd, 784431748, 1288062945, 30571, \"ampprof "
+                                   "warning gpu.launch_bound: example\"\n"));
 }
 
 TEST(TraceExport, AnUnreadableTraceFailsAndLeavesNothing) {
   const testing::TempDir dir;
   std::ofstream(dir.File("notes.txt")) << "these are my notes, not a trace\n";
-  const auto missing = ExportTrace(dir.File("missing.ampt"), ExportFormat::kChromeTrace, dir.File("out.json"));
+  const auto missing =
+      ExportTrace(dir.File("missing.ampt"), ExportFormat::kChromeTrace, dir.File("out.json"));
   ASSERT_FALSE(missing.ok());
   EXPECT_THAT(missing.status().message(), HasSubstr("missing.ampt"));
   EXPECT_FALSE(std::filesystem::exists(dir.File("out.json")));
-  const auto not_a_trace = ExportTrace(dir.File("notes.txt"), ExportFormat::kNvtxt, dir.File("out.nvtxt"));
+  const auto not_a_trace =
+      ExportTrace(dir.File("notes.txt"), ExportFormat::kNvtxt, dir.File("out.nvtxt"));
   ASSERT_FALSE(not_a_trace.ok());
   EXPECT_THAT(not_a_trace.status().message(), HasSubstr("notes.txt"));
   EXPECT_FALSE(std::filesystem::exists(dir.File("out.nvtxt")));
@@ -172,7 +185,8 @@ TEST(TraceExport, AnUnreadableTraceFailsAndLeavesNothing) {
 
 TEST(TraceExport, AnUnwritableOutputFailsBeforeReadingTheTrace) {
   const testing::TempDir dir;
-  const auto status = ExportTrace(dir.File("missing.ampt"), ExportFormat::kChromeTrace, dir.File("no/such/dir/out.json"));
+  const auto status = ExportTrace(dir.File("missing.ampt"), ExportFormat::kChromeTrace,
+                                  dir.File("no/such/dir/out.json"));
   ASSERT_FALSE(status.ok());
   EXPECT_THAT(status.status().message(), HasSubstr("no/such/dir/out.json: cannot write"));
 }

@@ -14,9 +14,9 @@
 namespace ampprof::reports {
 namespace {
 
+using testing::ChromeEvent;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
-using testing::ChromeEvent;
 
 std::string Export(const ExportInput& input) {
   std::ostringstream out;
@@ -41,9 +41,11 @@ std::vector<const ChromeEvent*> Select(const testing::ChromeDocument& document, 
 }
 
 // The name a metadata event gives (pid, tid), or "".
-std::string MetadataName(const testing::ChromeDocument& document, std::string_view what, int64_t pid, int64_t tid) {
+std::string MetadataName(const testing::ChromeDocument& document, std::string_view what,
+                         int64_t pid, int64_t tid) {
   for (const ChromeEvent& event : document.events) {
-    if (event.ph == "M" && event.name == what && event.pid == pid && (what == "process_name" || event.tid == tid)) {
+    if (event.ph == "M" && event.name == what && event.pid == pid &&
+        (what == "process_name" || event.tid == tid)) {
       return event.args;
     }
   }
@@ -68,10 +70,12 @@ TEST(ChromeTraceExporter, ViewerChecksCatchOverlapsAndLooseFlows) {
       {"ph": "f", "name": "f", "cat": "c", "pid": 1, "tid": 3, "ts": 1, "id": 7, "bp": "e"},
       {"ph": "s", "name": "f", "cat": "c", "pid": 1, "tid": 2, "ts": 1, "id": 8}]})");
   EXPECT_THAT(testing::ChromeTraceProblems(document),
-              ::testing::UnorderedElementsAre(HasSubstr("pid 1 tid 1: slice [5000, 15000) overlaps [0, 10000)"),
-                                              HasSubstr("flow 7 'f' at 1000 on pid 1 tid 3: no slice there"),
-                                              HasSubstr("flow 8: 1 starts and 0 ends")));
-  EXPECT_FALSE(testing::ParseChromeTrace(R"({"traceEvents": [{"ph": "X", "pid": 1, "ts": 1}]})").ok())
+              ::testing::UnorderedElementsAre(
+                  HasSubstr("pid 1 tid 1: slice [5000, 15000) overlaps [0, 10000)"),
+                  HasSubstr("flow 7 'f' at 1000 on pid 1 tid 3: no slice there"),
+                  HasSubstr("flow 8: 1 starts and 0 ends")));
+  EXPECT_FALSE(
+      testing::ParseChromeTrace(R"({"traceEvents": [{"ph": "X", "pid": 1, "ts": 1}]})").ok())
       << "an X event without dur";
   EXPECT_FALSE(testing::ParseChromeTrace(R"({"traceEvents": []} trailing)").ok());
 }
@@ -83,8 +87,9 @@ TEST(ChromeTraceExporter, DrawsEveryKernelOnItsGpuStreamTrack) {
   ASSERT_EQ(kernels.size(), trace.model.kernels().size());
   for (uint32_t i = 0; i < kernels.size(); ++i) {
     const model::KernelRow row(i);
-    EXPECT_EQ(kernels[i]->name, trace.model.KernelName(row) == kTestOddKernel ? "void cast<\"half\">(\uFFFD)"
-                                                                               : trace.model.KernelName(row));
+    EXPECT_EQ(kernels[i]->name, trace.model.KernelName(row) == kTestOddKernel
+                                    ? "void cast<\"half\">(\uFFFD)"
+                                    : trace.model.KernelName(row));
     EXPECT_EQ(kernels[i]->ts, trace.model.kernels().start[row]) << "nanoseconds are kept";
     EXPECT_EQ(kernels[i]->dur, trace.model.kernels().duration(row));
     EXPECT_EQ(kernels[i]->pid, kChromeFirstGpuPid);
@@ -92,9 +97,11 @@ TEST(ChromeTraceExporter, DrawsEveryKernelOnItsGpuStreamTrack) {
     EXPECT_THAT(kernels[i]->args, HasSubstr(R"("device":0,"stream":7,"correlation":)"));
     EXPECT_THAT(kernels[i]->args, HasSubstr(R"("grid":[1,1,1],"block":[128,1,1])"));
   }
-  EXPECT_THAT(MetadataName(document, "process_name", kChromeFirstGpuPid, 0), HasSubstr("GPU 0: NVIDIA H100 80GB HBM3"));
+  EXPECT_THAT(MetadataName(document, "process_name", kChromeFirstGpuPid, 0),
+              HasSubstr("GPU 0: NVIDIA H100 80GB HBM3"));
   EXPECT_THAT(MetadataName(document, "thread_name", kChromeFirstGpuPid, 7), HasSubstr("stream 7"));
-  EXPECT_THAT(MetadataName(document, "thread_name", kChromeFirstGpuPid, 13), HasSubstr("stream 13"));
+  EXPECT_THAT(MetadataName(document, "thread_name", kChromeFirstGpuPid, 13),
+              HasSubstr("stream 13"));
 }
 
 TEST(ChromeTraceExporter, DrawsHostCallsRangesAndMarksOnTheirThread) {
@@ -165,9 +172,11 @@ TEST(ChromeTraceExporter, PutsStepsAndFindingsOnADiagnosisProcessListedFirst) {
   EXPECT_THAT(finding.name, HasSubstr("warning gpu.launch_bound: GPU 0 is idle 60.1%"));
   EXPECT_EQ(finding.ts, kTestOrigin) << "over the measured steps";
   EXPECT_EQ(finding.dur, 3 * kTestStepNs + 90'000);
-  EXPECT_THAT(finding.args, HasSubstr(R"("evidence":["GPU busy: 39.9% of 336 us","note: a second line"])"));
+  EXPECT_THAT(finding.args,
+              HasSubstr(R"("evidence":["GPU busy: 39.9% of 336 us","note: a second line"])"));
   EXPECT_THAT(finding.args, HasSubstr(R"("how to fix it":"ampprof explain gpu.launch_bound")"));
-  EXPECT_THAT(MetadataName(document, "process_name", kChromeDiagnosisPid, 0), HasSubstr("ampprof diagnosis"));
+  EXPECT_THAT(MetadataName(document, "process_name", kChromeDiagnosisPid, 0),
+              HasSubstr("ampprof diagnosis"));
   bool sorted_first = false;
   for (const ChromeEvent& event : document.events) {
     if (event.ph == "M" && event.name == "process_sort_index" && event.pid == kChromeDiagnosisPid) {
@@ -185,8 +194,8 @@ TEST(ChromeTraceExporter, WithoutStepsOrFindingsThereIsNoDiagnosisProcess) {
   EXPECT_EQ(MetadataName(document, "process_name", kChromeDiagnosisPid, 0), "");
 }
 
-// ampprof's own Kineto importer reads the export back into the same trace: the names, categories and
-// arguments are Kineto's, and the timestamps keep every nanosecond.
+// ampprof's own Kineto importer reads the export back into the same trace: the names, categories
+// and arguments are Kineto's, and the timestamps keep every nanosecond.
 TEST(ChromeTraceExporter, ReadsBackWithTheKinetoImporter) {
   const ExportTestTrace trace;
   const testing::TempDir dir;
@@ -210,7 +219,8 @@ TEST(ChromeTraceExporter, ReadsBackWithTheKinetoImporter) {
     EXPECT_EQ(back.kernels().end[row], original.kernels().end[row]);
     const model::ApiCallRow launch = back.kernels().launch[row];
     ASSERT_TRUE(launch.valid()) << "the correlation ids pair each kernel with its launch again";
-    EXPECT_EQ(back.api_calls().start[launch], original.api_calls().start[original.kernels().launch[row]]);
+    EXPECT_EQ(back.api_calls().start[launch],
+              original.api_calls().start[original.kernels().launch[row]]);
   }
   EXPECT_EQ(back.api_calls().size(), original.api_calls().size());
   ASSERT_EQ(back.memcpys().size(), 1u);

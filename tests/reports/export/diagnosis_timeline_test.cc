@@ -12,7 +12,8 @@ TEST(DiagnosisTimeline, FindingsSpanTheMeasuredSteps) {
   const DiagnosisTimeline timeline = PlanDiagnosis(trace.input());
   ASSERT_EQ(timeline.steps.size(), 4u);
   EXPECT_EQ(timeline.steps[2].number, 2u);
-  EXPECT_EQ(timeline.steps[2].interval, (base::Interval{kTestOrigin + 2 * kTestStepNs, kTestOrigin + 2 * kTestStepNs + 90'000}));
+  EXPECT_EQ(timeline.steps[2].interval, (base::Interval{kTestOrigin + 2 * kTestStepNs,
+                                                        kTestOrigin + 2 * kTestStepNs + 90'000}));
   EXPECT_EQ(timeline.window, (base::Interval{kTestOrigin, kTestOrigin + 3 * kTestStepNs + 90'000}));
   EXPECT_EQ(timeline.window_description, "the 4 measured steps");
   EXPECT_EQ(timeline.loop_thread.pid, 100u);
@@ -53,7 +54,8 @@ TEST(DiagnosisTimeline, AnEmptyTraceHasAnEmptyWindow) {
 
 TEST(DiagnosisTimeline, FindingLabelSaysSeverityIdAndVerdict) {
   EXPECT_EQ(FindingLabel(ExportTestFinding()),
-            "warning gpu.launch_bound: GPU 0 is idle 60.1% of the time waiting for the host to launch \"kernels\"");
+            "warning gpu.launch_bound: GPU 0 is idle 60.1% of the time waiting for the host to "
+            "launch \"kernels\"");
 }
 
 }  // namespace

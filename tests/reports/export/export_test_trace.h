@@ -3,8 +3,8 @@
 
 // A small training loop for the export tests: one H100, one Python thread, four ProfilerStep ranges
 // each with a cpu_op, a launched GEMM and a cast; a pinned HtoD copy and a memset launched by API
-// calls; an NVTX mark; a kernel name with a quote and a stray byte. Plus one finding, as the analyzers
-// would report it.
+// calls; an NVTX mark; a kernel name with a quote and a stray byte. Plus one finding, as the
+// analyzers would report it.
 
 #include <optional>
 #include <vector>
@@ -17,10 +17,12 @@
 
 namespace ampprof::reports {
 
-inline constexpr const char* kTestGemm = "ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_32x5_nn";
+inline constexpr const char* kTestGemm =
+    "ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_32x5_nn";
 inline constexpr const char* kTestOddKernel = "void cast<\"half\">(\xff)";
 inline constexpr base::TimeNs kTestStepNs = 100'000;
-inline constexpr base::TimeNs kTestOrigin = 1'733'878'431'540'588'001;  // an epoch-ns clock, as CUPTI's
+inline constexpr base::TimeNs kTestOrigin =
+    1'733'878'431'540'588'001;  // an epoch-ns clock, as CUPTI's
 
 inline model::TraceModel BuildExportTestModel() {
   model::ModelBuilder builder;
@@ -29,11 +31,12 @@ inline model::TraceModel BuildExportTestModel() {
   b.Thread("python main");
   for (int step = 0; step < 4; ++step) {
     const base::TimeNs t = kTestOrigin + step * kTestStepNs;
-    b.Range("ProfilerStep#" + std::to_string(step), t, t + 90'000, records::RangeCategory::kUserAnnotation);
+    b.Range("ProfilerStep#" + std::to_string(step), t, t + 90'000,
+            records::RangeCategory::kUserAnnotation);
     b.Range("aten::linear", t + 1'000, t + 20'001, records::RangeCategory::kCpuOp);
     b.Launch(kTestGemm, {t + 2'000, t + 7'003}, {t + 9'000, t + 40'007});
-    b.Launch(step == 0 ? kTestOddKernel : "void at::native::cast_kernel<float, c10::Half>()", {t + 21'000, t + 24'000},
-             {t + 41'000, t + 45'000});
+    b.Launch(step == 0 ? kTestOddKernel : "void at::native::cast_kernel<float, c10::Half>()",
+             {t + 21'000, t + 24'000}, {t + 41'000, t + 45'000});
   }
   const base::TimeNs end = kTestOrigin + 4 * kTestStepNs;
   const uint32_t copy = b.NextCorrelation();
@@ -76,7 +79,8 @@ inline analyzers::Finding ExportTestFinding() {
   return finding;
 }
 
-// The model with what the analysis finds in it: its steps (the ProfilerStep ranges) and one finding.
+// The model with what the analysis finds in it: its steps (the ProfilerStep ranges) and one
+// finding.
 struct ExportTestTrace {
   model::TraceModel model = BuildExportTestModel();
   std::vector<analyzers::KernelClass> classes = analyzers::ClassifySignatures(model);

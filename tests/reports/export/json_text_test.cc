@@ -41,9 +41,9 @@ TEST(JsonText, EscapesWhatJsonRequires) {
 TEST(JsonText, KeepsValidUtf8AndReplacesInvalidBytes) {
   EXPECT_EQ(JsonString("NCHW\u2192NHWC \U0001F680"), "\"NCHW\u2192NHWC \U0001F680\"");
   EXPECT_EQ(JsonString("bad \xff byte"), R"("bad \ufffd byte")");
-  EXPECT_EQ(JsonString("cut \xe2\x86"), R"("cut \ufffd\ufffd")");  // a sequence cut short
-  EXPECT_EQ(JsonString("\xc0\xaf"), R"("\ufffd\ufffd")");          // overlong '/'
-  EXPECT_EQ(JsonString("\xed\xa0\x80"), R"("\ufffd\ufffd\ufffd")"); // a UTF-16 surrogate
+  EXPECT_EQ(JsonString("cut \xe2\x86"), R"("cut \ufffd\ufffd")");    // a sequence cut short
+  EXPECT_EQ(JsonString("\xc0\xaf"), R"("\ufffd\ufffd")");            // overlong '/'
+  EXPECT_EQ(JsonString("\xed\xa0\x80"), R"("\ufffd\ufffd\ufffd")");  // a UTF-16 surrogate
   EXPECT_EQ(JsonString("\xf4\x90\x80\x80"), R"("\ufffd\ufffd\ufffd\ufffd")");  // above U+10FFFF
 }
 

@@ -21,7 +21,7 @@ struct NvtxtRange {
   int64_t start = 0;
   int64_t end = 0;
   int64_t thread = 0;
-  std::string message;  // without its quotes
+  std::string message;                           // without its quotes
   std::map<std::string, std::string> variables;  // the implicit arguments in force on its line
 };
 
@@ -32,20 +32,24 @@ struct NvtxtFile {
 
 // Reads `text` against the NVTXT rules docs/formats/nvtxt.md lists (NVIDIA's "NVTXT File Extension"
 // page and the Nsight Systems User Guide's "Import NVTXT"), and collects what breaks them:
-//   - every line is a comment ('#'), a variable assignment (`Name = value`, value an integer, decimal or
+//   - every line is a comment ('#'), a variable assignment (`Name = value`, value an integer,
+//   decimal or
 //     0x hex, or a string), an argument declaration (`@Instruction, Arg, ...`) or an instruction
 //     (`Instruction, value, ...`);
 //   - an instruction has exactly the explicit arguments its declaration lists, declared before use;
-//   - RangeStartEnd's implicit arguments (ProcessId, CategoryId, Color, TimeBase) are assigned before
+//   - RangeStartEnd's implicit arguments (ProcessId, CategoryId, Color, TimeBase) are assigned
+//   before
 //     it, TimeBase to a value ImportNvtxt supports (Manual, Relative, ClockMonotonicRaw, CNTVCT);
 //   - times and ids are integers, a range does not end before it starts, a message is one quoted
 //     string with no quote inside;
 //   - SetFileDisplayName comes before the first range.
 NvtxtFile ReadNvtxt(const std::string& text) {
-  static const std::regex kAssignment(R"(^([A-Za-z_][A-Za-z0-9_]*) = (-?[0-9]+|0[xX][0-9A-Fa-f]+|"[^"]*"|[A-Za-z_][A-Za-z0-9_]*)$)");
+  static const std::regex kAssignment(
+      R"(^([A-Za-z_][A-Za-z0-9_]*) = (-?[0-9]+|0[xX][0-9A-Fa-f]+|"[^"]*"|[A-Za-z_][A-Za-z0-9_]*)$)");
   static const std::regex kInteger(R"(^-?[0-9]+$)");
   static const std::regex kQuoted(R"(^"[^"]*"$)");
-  static const std::set<std::string> kTimeBases = {"Manual", "Relative", "ClockMonotonicRaw", "CNTVCT"};
+  static const std::set<std::string> kTimeBases = {"Manual", "Relative", "ClockMonotonicRaw",
+                                                   "CNTVCT"};
   NvtxtFile file;
   std::map<std::string, std::vector<std::string>> declarations;
   std::map<std::string, std::string> variables;
@@ -76,7 +80,8 @@ NvtxtFile ReadNvtxt(const std::string& text) {
     }
     fields.push_back(field);
     for (size_t i = 1; i < fields.size(); ++i) {
-      if (fields[i].empty() || fields[i][0] != ' ') violation("a field without its separating space");
+      if (fields[i].empty() || fields[i][0] != ' ')
+        violation("a field without its separating space");
       fields[i] = fields[i].substr(fields[i].empty() ? 0 : 1);
     }
     const std::string instruction = fields[0];
@@ -108,8 +113,10 @@ NvtxtFile ReadNvtxt(const std::string& text) {
     for (const char* implicit : {"ProcessId", "CategoryId", "Color", "TimeBase"}) {
       if (!variables.contains(implicit)) violation(std::string("no ") + implicit + " assigned");
     }
-    if (!kTimeBases.contains(variables["TimeBase"])) violation("a TimeBase ImportNvtxt does not support");
-    if (!std::regex_match(variables["ProcessId"], kInteger) || !std::regex_match(variables["CategoryId"], kInteger)) {
+    if (!kTimeBases.contains(variables["TimeBase"]))
+      violation("a TimeBase ImportNvtxt does not support");
+    if (!std::regex_match(variables["ProcessId"], kInteger) ||
+        !std::regex_match(variables["CategoryId"], kInteger)) {
       violation("ProcessId or CategoryId is not an integer");
     }
     if (!std::regex_match(arguments[0], kInteger) || !std::regex_match(arguments[1], kInteger) ||
@@ -139,7 +146,9 @@ TEST(NvtxtExporter, FollowsTheFormatRules) {
   const NvtxtFile file = ReadNvtxt(text);
   EXPECT_THAT(file.violations, IsEmpty()) << text;
   EXPECT_THAT(text, StartsWith("# ampprof's diagnosis of run \"1\".ampt"));
-  EXPECT_THAT(text, HasSubstr("\nSetFileDisplayName, ampprof\n@RangeStartEnd, Start, End, ThreadId, Message\n"));
+  EXPECT_THAT(
+      text,
+      HasSubstr("\nSetFileDisplayName, ampprof\n@RangeStartEnd, Start, End, ThreadId, Message\n"));
 }
 
 TEST(NvtxtExporter, WritesTheStepsThenTheFindingsOnTheLaunchingThread) {
@@ -149,7 +158,8 @@ TEST(NvtxtExporter, WritesTheStepsThenTheFindingsOnTheLaunchingThread) {
   for (int step = 0; step < 4; ++step) {
     const NvtxtRange& range = file.ranges[step];
     EXPECT_EQ(range.message, "ampprof step " + std::to_string(step));
-    EXPECT_EQ(range.start, kTestOrigin + step * kTestStepNs) << "in the trace's own clock, unchanged";
+    EXPECT_EQ(range.start, kTestOrigin + step * kTestStepNs)
+        << "in the trace's own clock, unchanged";
     EXPECT_EQ(range.end, kTestOrigin + step * kTestStepNs + 90'000);
     EXPECT_EQ(range.thread, 101);
     EXPECT_EQ(range.variables.at("ProcessId"), "100");
@@ -159,7 +169,8 @@ TEST(NvtxtExporter, WritesTheStepsThenTheFindingsOnTheLaunchingThread) {
   const NvtxtRange& finding = file.ranges[4];
   EXPECT_EQ(finding.variables.at("CategoryId"), "2");
   EXPECT_EQ(finding.message,
-            "ampprof warning gpu.launch_bound: GPU 0 is idle 60.1% of the time waiting for the host to launch 'kernels'");
+            "ampprof warning gpu.launch_bound: GPU 0 is idle 60.1% of the time waiting for the "
+            "host to launch 'kernels'");
   EXPECT_EQ(finding.start, kTestOrigin);
   EXPECT_EQ(finding.end, kTestOrigin + 3 * kTestStepNs + 90'000);
 }
@@ -180,11 +191,13 @@ TEST(NvtxtExporter, MessagesStayOneQuotedAsciiString) {
   analyzers::Finding finding = ExportTestFinding();
   finding.verdict = "a \"quoted\" name,\nwith a line break, a back\\slash and \xce\xbcs";
   const std::vector<analyzers::Finding> findings = {finding};
-  const NvtxtFile file = ReadNvtxt(Export({model, no_steps, findings, "run.ampt"}, NvtxtTimeBase::kManual));
+  const NvtxtFile file =
+      ReadNvtxt(Export({model, no_steps, findings, "run.ampt"}, NvtxtTimeBase::kManual));
   EXPECT_THAT(file.violations, IsEmpty());
   ASSERT_EQ(file.ranges.size(), 1u);
-  EXPECT_EQ(file.ranges[0].message,
-            "ampprof warning gpu.launch_bound: a 'quoted' name, with a line break, a back/slash and ??s");
+  EXPECT_EQ(
+      file.ranges[0].message,
+      "ampprof warning gpu.launch_bound: a 'quoted' name, with a line break, a back/slash and ??s");
   // Without steps the finding spans the GPU activity.
   ASSERT_TRUE(model.GpuSpan().has_value());
   EXPECT_EQ(file.ranges[0].start, model.GpuSpan()->start);
@@ -194,7 +207,8 @@ TEST(NvtxtExporter, MessagesStayOneQuotedAsciiString) {
 TEST(NvtxtExporter, ATraceWithNothingFoundIsAHeaderOnly) {
   const model::TraceModel model = BuildExportTestModel();
   const std::optional<analyzers::Steps> no_steps;
-  const NvtxtFile file = ReadNvtxt(Export({model, no_steps, {}, "run.ampt"}, NvtxtTimeBase::kManual));
+  const NvtxtFile file =
+      ReadNvtxt(Export({model, no_steps, {}, "run.ampt"}, NvtxtTimeBase::kManual));
   EXPECT_THAT(file.violations, IsEmpty());
   EXPECT_THAT(file.ranges, IsEmpty());
 }
