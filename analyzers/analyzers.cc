@@ -57,7 +57,10 @@ std::vector<KernelClass> ClassifySignatures(const model::TraceModel& model) {
 
 std::vector<Finding> RunAnalyzers(const model::TraceModel& model) {
   const std::vector<KernelClass> classes = ClassifySignatures(model);
-  const AnalysisInput input{model, classes};
+  return RunAnalyzers(AnalysisInput{model, classes});
+}
+
+std::vector<Finding> RunAnalyzers(const AnalysisInput& input) {
   std::vector<Finding> findings;
   for (const AnalyzerEntry& analyzer : AllAnalyzers()) {
     std::vector<Finding> found = analyzer.run(input);
