@@ -49,6 +49,8 @@ struct AnalyzerEntry {
 std::span<const AnalyzerEntry> AllAnalyzers();
 
 // Runs them all; findings ordered by severity, then by the time at stake.
+std::vector<Finding> RunAnalyzers(const model::TraceModel& model);
+// The same on an input the caller holds, e.g. to read its steps() too without finding them twice.
 std::vector<Finding> RunAnalyzers(const AnalysisInput& input);
 
 // Orders findings as reports list them: most severe first, then by the time at stake (stable).

@@ -55,6 +55,11 @@ std::vector<KernelClass> ClassifySignatures(const model::TraceModel& model) {
   return classes;
 }
 
+std::vector<Finding> RunAnalyzers(const model::TraceModel& model) {
+  const std::vector<KernelClass> classes = ClassifySignatures(model);
+  return RunAnalyzers(AnalysisInput{model, classes});
+}
+
 std::vector<Finding> RunAnalyzers(const AnalysisInput& input) {
   std::vector<Finding> findings;
   for (const AnalyzerEntry& analyzer : AllAnalyzers()) {

@@ -16,7 +16,8 @@ set(allowed_collectors/liblogs "src/base")
 set(allowed_src/model "src/base;collectors/records")
 # analyzers read the plain structs of collectors/liblogs (library calls) beside the model.
 set(allowed_analyzers "src/base;collectors/records;collectors/liblogs;src/model")
-set(allowed_reports "src/base;analyzers")
+# reports/export redraws the trace itself, so reports may read the model too.
+set(allowed_reports "src/base;collectors/records;src/model;analyzers")
 set(allowed_src/pipeline "src/base;collectors;src/model;analyzers;reports")
 set(allowed_src/cli "src/base;collectors;src/model;analyzers;reports;src/pipeline")
 

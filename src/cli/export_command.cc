@@ -2,12 +2,15 @@
 
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include "src/base/format.h"
 #include "src/cli/exit_codes.h"
+#include "src/pipeline/trace_export.h"
 
 namespace ampprof::cli {
 namespace {
@@ -18,12 +21,46 @@ struct ExportOptions {
   std::string output;
 };
 
+// What was written and what to do with it, on stdout: the file is useless to someone who does not
+// know which tool opens it.
+void PrintSummary(const ExportOptions& options, pipeline::ExportFormat format,
+                  const pipeline::ExportSummary& summary) {
+  const std::string diagnosis =
+      fmt::format("{} training steps and {} findings",
+                  base::FormatCount(static_cast<int64_t>(summary.steps)), summary.findings);
+  if (format == pipeline::ExportFormat::kChromeTrace) {
+    fmt::print("wrote {}: {} kernels, {}\nopen it in https://ui.perfetto.dev or chrome://tracing\n",
+               options.output, base::FormatCount(static_cast<int64_t>(summary.kernels)), diagnosis);
+    return;
+  }
+  fmt::print("wrote {}: {} as NVTX ranges\n", options.output, diagnosis);
+  if (summary.nsys_timebase) {
+    fmt::print(
+        "merge it into the Nsight Systems report this trace was exported from:\n"
+        "  ImportNvtxt --cmd merge -i REPORT.nsys-rep -n {} -o MERGED.nsys-rep\n",
+        options.output);
+  } else {
+    fmt::print(
+        "its timestamps are the trace's own clock; make a report of it with:\n"
+        "  ImportNvtxt --cmd create -n {} -o NEW.nsys-rep\n",
+        options.output);
+  }
+}
+
 int Export(const ExportOptions& options) {
-  fmt::print(std::cerr,
-             "ampprof export: the {} exporter is not part of this version yet; nothing was written to "
-             "{}\n",
-             options.format, options.output);
-  return kExitUnavailable;
+  const std::optional<pipeline::ExportFormat> format = pipeline::ExportFormatNamed(options.format);
+  if (!format) {  // CLI11 checks the name first; this keeps the two lists honest
+    fmt::print(std::cerr, "ampprof export: unknown format '{}' (chrome or nvtxt)\n",
+               options.format);
+    return kExitUsage;
+  }
+  const auto summary = pipeline::ExportTrace(options.trace, *format, options.output);
+  if (!summary.ok()) {
+    fmt::print(std::cerr, "ampprof export: {}\n", summary.status().message());
+    return kExitBadInput;
+  }
+  PrintSummary(options, *format, *summary);
+  return kExitOk;
 }
 
 }  // namespace
@@ -31,12 +68,28 @@ int Export(const ExportOptions& options) {
 CommandAction AddExportCommand(CLI::App& app) {
   auto options = std::make_shared<ExportOptions>();
   CLI::App* command = app.add_subcommand(
-      "export", "Convert a trace for Perfetto / chrome://tracing (chrome) or Nsight Systems (nvtxt)");
-  command->add_option("trace", options->trace, "Trace file")->required()->type_name("TRACE");
-  command->add_option("--format", options->format, "Output format")
+      "export",
+      "Convert a trace for Perfetto / chrome://tracing (chrome) or Nsight Systems (nvtxt), with "
+      "ampprof's training steps and findings on its timeline");
+  command
+      ->add_option("trace", options->trace,
+                   "Trace file: .ampt, PyTorch profiler JSON, Nsight Systems SQLite")
+      ->required()
+      ->type_name("TRACE");
+  command
+      ->add_option(
+          "--format", options->format,
+          "chrome: Trace Event Format JSON with every kernel, API call, range and copy; nvtxt: the "
+          "steps and findings as NVTX ranges for Nsight Systems' ImportNvtxt")
       ->required()
       ->check(CLI::IsMember({"chrome", "nvtxt"}));
-  command->add_option("-o,--output", options->output, "File to write")->required()->type_name("FILE");
+  command->add_option("-o,--output", options->output, "File to write")
+      ->required()
+      ->type_name("FILE");
+  command->footer(
+      "Exit status: 0 written, 1 bad usage (an unknown format), 2 the trace could not be read or "
+      "the file "
+      "could not be written (nothing is left behind).");
   return {command, [options] { return Export(*options); }};
 }
 

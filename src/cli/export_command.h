@@ -1,8 +1,10 @@
 #ifndef AMPPROF_SRC_CLI_EXPORT_COMMAND_H_
 #define AMPPROF_SRC_CLI_EXPORT_COMMAND_H_
 
-// `ampprof export TRACE --format chrome|nvtxt -o FILE`. The exporters (reports/export) are not part of
-// this version: the command validates its command line and the trace, then exits kExitUnavailable.
+// `ampprof export TRACE --format chrome|nvtxt -o FILE`: the trace with ampprof's diagnosis on it, for
+// the Perfetto UI / chrome://tracing (reports/export/chrome_trace_exporter.h) or Nsight Systems
+// (reports/export/nvtxt_exporter.h). The work is src/pipeline/trace_export.h's; this parses the
+// command line and says what was written.
 
 #include <CLI/CLI.hpp>
 

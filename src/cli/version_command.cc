@@ -17,6 +17,7 @@ int PrintVersion() {
   fmt::print(std::cout, "trace format   .ampt {}.{}\n", records::ampt::kMajorVersion,
              records::ampt::kMinorVersion);
   fmt::print(std::cout, "reads          .ampt, PyTorch profiler (Kineto) JSON (.json, .json.gz), Nsight Systems SQLite\n");
+  fmt::print(std::cout, "exports        Chrome trace JSON (Perfetto, chrome://tracing), NVTXT (Nsight Systems)\n");
   fmt::print(std::cout, "CUDA toolkit   {}\n",
              AMPPROF_CUDA_ENABLED ? "found at build time (" AMPPROF_CUDA_VERSION ")"
                                   : "not used (built with AMPPROF_WITH_CUDA=OFF or without CUDA)");

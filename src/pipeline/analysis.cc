@@ -222,7 +222,7 @@ base::StatusOr<LoadedTrace> LoadAndBuild(const std::string& path) {
   base::LogInfo("built the model in {:.3f} s: {} kernels, {} API calls, {} ranges, {} of tables",
                 SecondsSince(build_start), model.kernels().size(), model.api_calls().size(),
                 model.ranges().size(), base::FormatBytes(model.MemoryBytes()));
-  return LoadedTrace{std::move(model), {path, std::move(description)}};
+  return LoadedTrace{std::move(model), {path, std::move(description)}, format};
 }
 
 analyzers::Report Analyze(const LoadedTrace& trace) {

@@ -23,12 +23,14 @@
 #include "src/base/progress.h"
 #include "src/base/status.h"
 #include "src/model/trace_model.h"
+#include "src/pipeline/trace_loader.h"
 
 namespace ampprof::pipeline {
 
 struct LoadedTrace {
   model::TraceModel model;
   analyzers::ReportInput input;
+  TraceFormat format = TraceFormat::kUnknown;  // what the file was read as
 };
 
 // Directories become the trace files directly in them (sorted by name; files of no known format are

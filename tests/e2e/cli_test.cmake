@@ -255,7 +255,32 @@ else()
   expect("run without a collector" EXIT 3 ONE_LINE_STDERR STDERR "CUPTI collector" COMMAND "${AMPPROF}" run -- true)
 endif()
 expect("run needs a command" EXIT 1 ONE_LINE_STDERR COMMAND "${AMPPROF}" run)
-expect("export format is checked" EXIT 1 ONE_LINE_STDERR COMMAND "${AMPPROF}" export "${good}" --format pdf -o x)
+expect("export format is checked" EXIT 1 ONE_LINE_STDERR STDERR "--format" COMMAND "${AMPPROF}" export "${good}" --format pdf -o x)
+
+# export: both formats, and the errors (one line, exit 2, nothing left behind).
+expect("export to the Chrome trace format" EXIT 0 EMPTY_STDERR
+       STDOUT "^wrote .*/export\\.json: [0-9,]+ kernels, [0-9]+ training steps and [0-9]+ findings\nopen it in https://ui\\.perfetto\\.dev"
+       COMMAND "${AMPPROF}" export "${good}" --format chrome -o "${WORK_DIR}/export.json")
+file(READ "${WORK_DIR}/export.json" chrome_head LIMIT 64)
+if(NOT chrome_head MATCHES "^{\"displayTimeUnit\":\"ns\"")
+  message("FAIL: the Chrome trace export does not start as a Trace Event Format document: ${chrome_head}")
+  math(EXPR failures "${failures} + 1")
+endif()
+expect("export to NVTXT" EXIT 0 EMPTY_STDERR STDOUT "as NVTX ranges\n.*ImportNvtxt --cmd create -n .*/export\\.nvtxt"
+       COMMAND "${AMPPROF}" export "${good}" --format nvtxt -o "${WORK_DIR}/export.nvtxt")
+file(READ "${WORK_DIR}/export.nvtxt" nvtxt)
+if(NOT nvtxt MATCHES "\nSetFileDisplayName, ampprof\n@RangeStartEnd, Start, End, ThreadId, Message\n.*RangeStartEnd, [0-9]+, [0-9]+, [0-9]+, \"ampprof step 1\"\n")
+  message("FAIL: the NVTXT export has no header or no step ranges:\n${nvtxt}")
+  math(EXPR failures "${failures} + 1")
+endif()
+expect("export an unreadable trace" EXIT 2 ONE_LINE_STDERR STDERR "^ampprof export: .*empty\\.ampt"
+       COMMAND "${AMPPROF}" export "${WORK_DIR}/empty.ampt" --format chrome -o "${WORK_DIR}/never.json")
+if(EXISTS "${WORK_DIR}/never.json")
+  message("FAIL: a failed export left ${WORK_DIR}/never.json behind")
+  math(EXPR failures "${failures} + 1")
+endif()
+expect("export to an unwritable path" EXIT 2 ONE_LINE_STDERR STDERR "no-such-dir/out\\.json: cannot write"
+       COMMAND "${AMPPROF}" export "${good}" --format nvtxt -o "${WORK_DIR}/no-such-dir/out.json")
 
 if(failures GREATER 0)
   message(FATAL_ERROR "${failures} end-to-end check(s) failed")

@@ -1,0 +1,71 @@
+#include "reports/export/diagnosis_timeline.h"
+
+#include <algorithm>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "analyzers/finding_catalog.h"
+
+namespace ampprof::reports {
+namespace {
+
+std::optional<base::Interval> ApiCallSpan(const model::TraceModel& model) {
+  const model::ApiCallTable& calls = model.api_calls();
+  if (calls.size() == 0) return std::nullopt;
+  const auto starts = calls.start.values();
+  const auto ends = calls.end.values();
+  return base::Interval{*std::min_element(starts.begin(), starts.end()),
+                        *std::max_element(ends.begin(), ends.end())};
+}
+
+HostThread LoopThread(const model::TraceModel& model) {
+  const std::vector<model::Thread>& threads = model.threads();
+  if (threads.empty()) {
+    const uint32_t pid = model.processes().empty() ? 0 : model.processes().front().pid;
+    return {pid, pid};  // a process's main thread has the process's id
+  }
+  const auto busiest = std::max_element(
+      threads.begin(), threads.end(),
+      [](const auto& a, const auto& b) { return a.api_calls.size() < b.api_calls.size(); });
+  return {busiest->pid, busiest->tid};
+}
+
+}  // namespace
+
+DiagnosisTimeline PlanDiagnosis(const ExportInput& input) {
+  DiagnosisTimeline timeline;
+  if (input.steps) {
+    const analyzers::Steps& steps = *input.steps;
+    for (size_t i = 0; i < steps.intervals.size(); ++i) {
+      timeline.steps.push_back({i, steps.intervals[i], i < steps.warmup});
+    }
+  }
+  if (input.steps && !input.steps->measured().empty()) {
+    const auto measured = input.steps->measured();
+    timeline.window = {measured.front().start, measured.back().end};
+    timeline.window_description = fmt::format("the {} measured steps", measured.size());
+  } else if (const auto gpu = input.model.GpuSpan()) {
+    timeline.window = *gpu;
+    timeline.window_description = "the GPU activity";
+  } else if (const auto calls = ApiCallSpan(input.model)) {
+    timeline.window = *calls;
+    timeline.window_description = "the CUDA API calls";
+  } else {
+    timeline.window_description = "nothing: the trace has no GPU activity or API calls";
+  }
+  timeline.loop_thread = LoopThread(input.model);
+  return timeline;
+}
+
+std::string StepLabel(const StepRange& step) {
+  return step.warmup ? fmt::format("step {} (warm-up)", step.number)
+                     : fmt::format("step {}", step.number);
+}
+
+std::string FindingLabel(const analyzers::Finding& finding) {
+  return fmt::format("{} {}: {}", analyzers::SeverityName(finding.severity), finding.id,
+                     finding.verdict);
+}
+
+}  // namespace ampprof::reports

@@ -1,0 +1,58 @@
+#ifndef AMPPROF_REPORTS_EXPORT_DIAGNOSIS_TIMELINE_H_
+#define AMPPROF_REPORTS_EXPORT_DIAGNOSIS_TIMELINE_H_
+
+// Where ampprof's diagnosis goes on a timeline. Both exports draw the same things, so that Perfetto
+// and Nsight Systems show one diagnosis: each training step as a range (warm-up steps marked), and
+// each finding as a range over the window the analysis measured. Findings describe the whole run,
+// not one instant, so the window is their honest place in time.
+//
+//   const DiagnosisTimeline timeline = PlanDiagnosis(input);
+//   for (const StepRange& step : timeline.steps) Draw(step.interval, StepLabel(step));
+//   for (const analyzers::Finding& finding : input.findings) Draw(timeline.window,
+//   FindingLabel(finding));
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analyzers/finding.h"
+#include "reports/export/export_input.h"
+#include "src/base/time.h"
+
+namespace ampprof::reports {
+
+struct StepRange {
+  size_t number = 0;  // the step's position among all steps found, from 0
+  base::Interval interval;
+  bool warmup = false;  // a leading step that the analysis left out of its medians
+};
+
+// A CPU thread, by the ids the trace recorded (the OS's, for CUPTI, Kineto and nsys traces).
+struct HostThread {
+  uint32_t pid = 0;
+  uint32_t tid = 0;
+};
+
+struct DiagnosisTimeline {
+  std::vector<StepRange> steps;  // in time order
+  // The analysed window: from the first measured step's start to the last step's end; without
+  // steps, the GPU activity; without GPU activity, the API calls; else empty at 0.
+  base::Interval window;
+  std::string window_description;  // "the 97 measured steps", "the GPU activity", ...
+  // The thread that launched the most GPU work (the training loop's), for formats whose ranges must
+  // sit on a thread (NVTXT); the first thread, or the first process's pid as its main thread,
+  // without calls.
+  HostThread loop_thread;
+};
+
+DiagnosisTimeline PlanDiagnosis(const ExportInput& input);
+
+// "step 3", "step 0 (warm-up)".
+std::string StepLabel(const StepRange& step);
+
+// "warning gpu.launch_bound: GPU 0 is idle 29.1% of the time ...": severity, id and verdict.
+std::string FindingLabel(const analyzers::Finding& finding);
+
+}  // namespace ampprof::reports
+
+#endif  // AMPPROF_REPORTS_EXPORT_DIAGNOSIS_TIMELINE_H_

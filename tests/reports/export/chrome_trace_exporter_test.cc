@@ -1,0 +1,251 @@
+#include "reports/export/chrome_trace_exporter.h"
+
+#include <fstream>
+#include <sstream>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "collectors/kineto/kineto_importer.h"
+#include "tests/reports/export/export_test_trace.h"
+#include "tests/testing/chrome_trace_checks.h"
+#include "tests/testing/temp_dir.h"
+
+namespace ampprof::reports {
+namespace {
+
+using testing::ChromeEvent;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+std::string Export(const ExportInput& input) {
+  std::ostringstream out;
+  const base::Status status = WriteChromeTrace(input, out);
+  EXPECT_TRUE(status.ok()) << status.ToString();
+  return out.str();
+}
+
+testing::ChromeDocument Parse(const std::string& json) {
+  auto document = testing::ParseChromeTrace(json);
+  EXPECT_TRUE(document.ok()) << document.status().ToString();
+  return document.ok() ? *document : testing::ChromeDocument{};
+}
+
+std::vector<const ChromeEvent*> Select(const testing::ChromeDocument& document, std::string_view ph,
+                                       std::string_view cat) {
+  std::vector<const ChromeEvent*> selected;
+  for (const ChromeEvent& event : document.events) {
+    if (event.ph == ph && (cat.empty() || event.cat == cat)) selected.push_back(&event);
+  }
+  return selected;
+}
+
+// The name a metadata event gives (pid, tid), or "".
+std::string MetadataName(const testing::ChromeDocument& document, std::string_view what,
+                         int64_t pid, int64_t tid) {
+  for (const ChromeEvent& event : document.events) {
+    if (event.ph == "M" && event.name == what && event.pid == pid &&
+        (what == "process_name" || event.tid == tid)) {
+      return event.args;
+    }
+  }
+  return "";
+}
+
+TEST(ChromeTraceExporter, WritesValidTraceEventJsonThatViewersCanDraw) {
+  const ExportTestTrace trace;
+  const testing::ChromeDocument document = Parse(Export(trace.input()));
+  EXPECT_EQ(document.display_time_unit, "ns");
+  EXPECT_THAT(testing::ChromeTraceProblems(document), IsEmpty());
+}
+
+// The checks the tests above rely on do catch what they look for.
+TEST(ChromeTraceExporter, ViewerChecksCatchOverlapsAndLooseFlows) {
+  const testing::ChromeDocument document = Parse(R"({"traceEvents": [
+      {"ph": "X", "name": "a", "cat": "c", "pid": 1, "tid": 1, "ts": 0, "dur": 10},
+      {"ph": "X", "name": "b", "cat": "c", "pid": 1, "tid": 1, "ts": 5, "dur": 10},
+      {"ph": "X", "name": "c", "cat": "c", "pid": 1, "tid": 2, "ts": 0, "dur": 10},
+      {"ph": "X", "name": "d", "cat": "c", "pid": 1, "tid": 2, "ts": 2, "dur": 8},
+      {"ph": "s", "name": "f", "cat": "c", "pid": 1, "tid": 2, "ts": 1, "id": 7},
+      {"ph": "f", "name": "f", "cat": "c", "pid": 1, "tid": 3, "ts": 1, "id": 7, "bp": "e"},
+      {"ph": "s", "name": "f", "cat": "c", "pid": 1, "tid": 2, "ts": 1, "id": 8}]})");
+  EXPECT_THAT(testing::ChromeTraceProblems(document),
+              ::testing::UnorderedElementsAre(
+                  HasSubstr("pid 1 tid 1: slice [5000, 15000) overlaps [0, 10000)"),
+                  HasSubstr("flow 7 'f' at 1000 on pid 1 tid 3: no slice there"),
+                  HasSubstr("flow 8: 1 starts and 0 ends")));
+  EXPECT_FALSE(
+      testing::ParseChromeTrace(R"({"traceEvents": [{"ph": "X", "pid": 1, "ts": 1}]})").ok())
+      << "an X event without dur";
+  EXPECT_FALSE(testing::ParseChromeTrace(R"({"traceEvents": []} trailing)").ok());
+}
+
+TEST(ChromeTraceExporter, DrawsEveryKernelOnItsGpuStreamTrack) {
+  const ExportTestTrace trace;
+  const testing::ChromeDocument document = Parse(Export(trace.input()));
+  const auto kernels = Select(document, "X", "kernel");
+  ASSERT_EQ(kernels.size(), trace.model.kernels().size());
+  for (uint32_t i = 0; i < kernels.size(); ++i) {
+    const model::KernelRow row(i);
+    EXPECT_EQ(kernels[i]->name, trace.model.KernelName(row) == kTestOddKernel
+                                    ? "void cast<\"half\">(\uFFFD)"
+                                    : trace.model.KernelName(row));
+    EXPECT_EQ(kernels[i]->ts, trace.model.kernels().start[row]) << "nanoseconds are kept";
+    EXPECT_EQ(kernels[i]->dur, trace.model.kernels().duration(row));
+    EXPECT_EQ(kernels[i]->pid, kChromeFirstGpuPid);
+    EXPECT_EQ(kernels[i]->tid, 7);
+    EXPECT_THAT(kernels[i]->args, HasSubstr(R"("device":0,"stream":7,"correlation":)"));
+    EXPECT_THAT(kernels[i]->args, HasSubstr(R"("grid":[1,1,1],"block":[128,1,1])"));
+  }
+  EXPECT_THAT(MetadataName(document, "process_name", kChromeFirstGpuPid, 0),
+              HasSubstr("GPU 0: NVIDIA H100 80GB HBM3"));
+  EXPECT_THAT(MetadataName(document, "thread_name", kChromeFirstGpuPid, 7), HasSubstr("stream 7"));
+  EXPECT_THAT(MetadataName(document, "thread_name", kChromeFirstGpuPid, 13),
+              HasSubstr("stream 13"));
+}
+
+TEST(ChromeTraceExporter, DrawsHostCallsRangesAndMarksOnTheirThread) {
+  const ExportTestTrace trace;
+  const testing::ChromeDocument document = Parse(Export(trace.input()));
+  const auto calls = Select(document, "X", "cuda_runtime");
+  EXPECT_EQ(calls.size(), trace.model.api_calls().size());
+  EXPECT_EQ(Select(document, "X", "user_annotation").size(), 4u);
+  EXPECT_EQ(Select(document, "X", "cpu_op").size(), 4u);
+  const auto marks = Select(document, "i", "nvtx");
+  ASSERT_EQ(marks.size(), 1u);
+  EXPECT_EQ(marks[0]->name, "checkpoint saved");
+  for (const ChromeEvent* call : calls) {
+    EXPECT_EQ(call->pid, 100);
+    EXPECT_EQ(call->tid, 101);
+  }
+  EXPECT_THAT(MetadataName(document, "thread_name", 100, 101), HasSubstr("python main"));
+  EXPECT_THAT(MetadataName(document, "process_name", 100, 0), HasSubstr("pid 100"));
+}
+
+TEST(ChromeTraceExporter, NamesCopiesAndMemsetsAsKinetoDoes) {
+  const ExportTestTrace trace;
+  const testing::ChromeDocument document = Parse(Export(trace.input()));
+  const auto copies = Select(document, "X", "gpu_memcpy");
+  ASSERT_EQ(copies.size(), 1u);
+  EXPECT_EQ(copies[0]->name, "Memcpy HtoD (Pinned -> Device)");
+  EXPECT_THAT(copies[0]->args, HasSubstr(R"("bytes":4096)"));
+  const auto memsets = Select(document, "X", "gpu_memset");
+  ASSERT_EQ(memsets.size(), 1u);
+  EXPECT_EQ(memsets[0]->tid, 13);
+}
+
+TEST(ChromeTraceExporter, LinksEachLaunchToItsWorkWithAFlowArrow) {
+  const ExportTestTrace trace;
+  const testing::ChromeDocument document = Parse(Export(trace.input()));
+  const auto starts = Select(document, "s", "");
+  const auto ends = Select(document, "f", "");
+  // 8 kernels, a memcpy and a memset, each launched by a recorded call.
+  ASSERT_EQ(starts.size(), 10u);
+  ASSERT_EQ(ends.size(), 10u);
+  const model::KernelTable& kernels = trace.model.kernels();
+  const model::ApiCallTable& calls = trace.model.api_calls();
+  for (uint32_t i = 0; i < kernels.size(); ++i) {
+    const model::ApiCallRow launch = kernels.launch[model::KernelRow(i)];
+    ASSERT_TRUE(launch.valid());
+    EXPECT_EQ(starts[i]->id, ends[i]->id);
+    EXPECT_EQ(starts[i]->ts, calls.start[launch]) << "from the launching call";
+    EXPECT_EQ(ends[i]->ts, kernels.start[model::KernelRow(i)]) << "to the kernel";
+    EXPECT_EQ(ends[i]->pid, kChromeFirstGpuPid);
+    EXPECT_EQ(ends[i]->bp, "e");
+  }
+}
+
+TEST(ChromeTraceExporter, PutsStepsAndFindingsOnADiagnosisProcessListedFirst) {
+  const ExportTestTrace trace;
+  const testing::ChromeDocument document = Parse(Export(trace.input()));
+  const auto diagnosis = Select(document, "X", "ampprof");
+  ASSERT_EQ(diagnosis.size(), 5u);  // four steps, one finding
+  for (int step = 0; step < 4; ++step) {
+    EXPECT_EQ(diagnosis[step]->name, "step " + std::to_string(step));
+    EXPECT_EQ(diagnosis[step]->pid, kChromeDiagnosisPid);
+    EXPECT_EQ(diagnosis[step]->tid, kChromeStepsTid);
+    EXPECT_EQ(diagnosis[step]->ts, kTestOrigin + step * kTestStepNs);
+    EXPECT_THAT(diagnosis[step]->args, HasSubstr(R"("found from":"ProfilerStep ranges")"));
+  }
+  const ChromeEvent& finding = *diagnosis[4];
+  EXPECT_EQ(finding.tid, kChromeFirstFindingTid);
+  EXPECT_THAT(finding.name, HasSubstr("warning gpu.launch_bound: GPU 0 is idle 60.1%"));
+  EXPECT_EQ(finding.ts, kTestOrigin) << "over the measured steps";
+  EXPECT_EQ(finding.dur, 3 * kTestStepNs + 90'000);
+  EXPECT_THAT(finding.args,
+              HasSubstr(R"("evidence":["GPU busy: 39.9% of 336 us","note: a second line"])"));
+  EXPECT_THAT(finding.args, HasSubstr(R"("how to fix it":"ampprof explain gpu.launch_bound")"));
+  EXPECT_THAT(MetadataName(document, "process_name", kChromeDiagnosisPid, 0),
+              HasSubstr("ampprof diagnosis"));
+  bool sorted_first = false;
+  for (const ChromeEvent& event : document.events) {
+    if (event.ph == "M" && event.name == "process_sort_index" && event.pid == kChromeDiagnosisPid) {
+      sorted_first = event.args == R"({"sort_index":-1})";
+    }
+  }
+  EXPECT_TRUE(sorted_first);
+}
+
+TEST(ChromeTraceExporter, WithoutStepsOrFindingsThereIsNoDiagnosisProcess) {
+  const model::TraceModel model = BuildExportTestModel();
+  const std::optional<analyzers::Steps> no_steps;
+  const testing::ChromeDocument document = Parse(Export({model, no_steps, {}, "run.ampt"}));
+  EXPECT_THAT(Select(document, "X", "ampprof"), IsEmpty());
+  EXPECT_EQ(MetadataName(document, "process_name", kChromeDiagnosisPid, 0), "");
+}
+
+// ampprof's own Kineto importer reads the export back into the same trace: the names, categories
+// and arguments are Kineto's, and the timestamps keep every nanosecond.
+TEST(ChromeTraceExporter, ReadsBackWithTheKinetoImporter) {
+  const ExportTestTrace trace;
+  const testing::TempDir dir;
+  const std::string path = dir.File("export.json");
+  {
+    std::ofstream file(path);
+    ASSERT_TRUE(WriteChromeTrace(trace.input(), file).ok());
+  }
+  model::ModelBuilder builder;
+  ASSERT_TRUE(kineto::ImportKinetoTrace(path, builder).ok());
+  const model::TraceModel back = std::move(builder).Build();
+  const model::TraceModel& original = trace.model;
+  EXPECT_FALSE(back.stats().HasDataLoss());
+  ASSERT_EQ(back.kernels().size(), original.kernels().size());
+  for (uint32_t i = 0; i < original.kernels().size(); ++i) {
+    const model::KernelRow row(i);
+    if (original.KernelName(row) != kTestOddKernel) {
+      EXPECT_EQ(back.KernelName(row), original.KernelName(row));
+    }
+    EXPECT_EQ(back.kernels().start[row], original.kernels().start[row]);
+    EXPECT_EQ(back.kernels().end[row], original.kernels().end[row]);
+    const model::ApiCallRow launch = back.kernels().launch[row];
+    ASSERT_TRUE(launch.valid()) << "the correlation ids pair each kernel with its launch again";
+    EXPECT_EQ(back.api_calls().start[launch],
+              original.api_calls().start[original.kernels().launch[row]]);
+  }
+  EXPECT_EQ(back.api_calls().size(), original.api_calls().size());
+  ASSERT_EQ(back.memcpys().size(), 1u);
+  EXPECT_EQ(back.memcpys().kind[model::MemcpyRow(0)], records::MemcpyKind::kHostToDevice);
+  EXPECT_EQ(back.memcpys().src_kind[model::MemcpyRow(0)], records::MemoryKind::kPinned);
+  EXPECT_EQ(back.memcpys().bytes[model::MemcpyRow(0)], 4096u);
+  EXPECT_TRUE(back.memcpys().launch[model::MemcpyRow(0)].valid());
+  ASSERT_EQ(back.memsets().size(), 1u);
+  EXPECT_EQ(back.ranges().size(), 8u);  // the ProfilerStep and cpu_op ranges
+  ASSERT_EQ(back.devices().size(), 1u);
+  EXPECT_EQ(back.Text(back.devices()[0].name), "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(back.devices()[0].compute_major, 9u);
+  ASSERT_EQ(back.threads().size(), 1u);
+  EXPECT_EQ(back.Text(back.threads()[0].name), "python main");
+}
+
+// A stream that fails stops the export with an error instead of writing into the void.
+TEST(ChromeTraceExporter, ReportsAFailedStream) {
+  const ExportTestTrace trace;
+  std::ostringstream out;
+  out.setstate(std::ios::badbit);
+  const base::Status status = WriteChromeTrace(trace.input(), out);
+  EXPECT_FALSE(status.ok());
+  EXPECT_THAT(status.message(), HasSubstr("cannot write"));
+}
+
+}  // namespace
+}  // namespace ampprof::reports
