@@ -168,6 +168,9 @@ int Compare(const CompareOptions& options) {
     fmt::print(std::cout, "The report of pair {}, the median speed-up:\n\n", median.index);
   }
   reports::RenderText(median.reports, std::cout, {});
+  std::cout.flush();
+  const std::filesystem::path output_dir = std::filesystem::path(runs.front().dir).parent_path();
+  WriteHtmlReport(median.reports, (output_dir / "report.html").string(), "compare");
   return kExitOk;
 }
 

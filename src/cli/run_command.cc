@@ -39,6 +39,8 @@ void ReportOnTraces(const std::vector<std::string>& traces, const std::string& o
     }
   }
   reports::RenderText(*reports, std::cout, {});
+  std::cout.flush();
+  WriteHtmlReport(*reports, output_dir + "/report.html", "run");
 }
 
 int Run(const RunOptions& options) {

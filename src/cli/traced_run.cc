@@ -4,12 +4,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <system_error>
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include "reports/html/html_reporter.h"
 #include "src/cli/launcher.h"
 
 namespace ampprof::cli {
@@ -126,6 +128,17 @@ void ExplainNoTrace(std::string_view command, const std::string& output_dir,
           ? "  - --capture-range=cudaProfilerApi: the program never called cudaProfilerStart "
             "(torch.cuda.profiler.start()).\n"
           : "");
+}
+
+void WriteHtmlReport(std::span<const analyzers::Report> reports, const std::string& path,
+                     std::string_view command) {
+  std::ofstream file(path, std::ios::out | std::ios::trunc | std::ios::binary);
+  if (file) reports::RenderHtml(reports, file, {});
+  if (!file || !file.flush()) {
+    fmt::print(std::cerr, "ampprof {}: {}: cannot write the HTML report\n", command, path);
+    return;
+  }
+  fmt::print(std::cerr, "ampprof {}: HTML report: {}\n", command, path);
 }
 
 std::vector<std::string> TracesIn(const std::string& dir) {

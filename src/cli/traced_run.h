@@ -12,6 +12,7 @@
 //   // result.exit_status: the workload's; result.traces: what it wrote
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -19,6 +20,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "analyzers/report.h"
 #include "src/base/status.h"
 #include "src/cli/collector_setup.h"
 
@@ -64,6 +66,11 @@ base::StatusOr<TracedRunResult> RunTraced(const TracedWorkload& workload, const 
 // The likely reasons for a run that left no trace, printed to stderr.
 void ExplainNoTrace(std::string_view command, const std::string& output_dir,
                     const CaptureOptions& capture);
+
+// The self-contained HTML page of `reports` (reports/html) written to `path`, said on stderr: where it
+// is, or one line saying it could not be written (the text report has been printed either way).
+void WriteHtmlReport(std::span<const analyzers::Report> reports, const std::string& path,
+                     std::string_view command);
 
 // The .ampt files directly in `dir`, sorted by name.
 std::vector<std::string> TracesIn(const std::string& dir);

@@ -250,6 +250,27 @@ if(CUDA_ENABLED)
   file(WRITE "${runs}/cmp3/amp-2/ampprof-pid1.ampt" "an earlier run")
   expect("compare checks every run's directory before the first" EXIT 2 ONE_LINE_STDERR STDERR "amp-2: holds 1 trace"
          COMMAND "${AMPPROF}" compare --runs 2 -o "${runs}/cmp3" -- sh -c "exit 5")
+  # A process that "writes a trace" the way the collector does (into $AMPPROF_OUTPUT_DIR), so that
+  # what run and compare do with the traces is checked without a GPU.
+  expect("run analyzes the traces its processes wrote and writes the HTML page" EXIT 0
+         STDOUT "gpu.launch_bound" STDERR "1 trace\\(s\\) in .*runs/i\nampprof run: HTML report: .*runs/i/report.html\n$"
+         COMMAND "${AMPPROF}" run -o "${runs}/i" -- sh -c "cp '${good}' \"$AMPPROF_OUTPUT_DIR/ampprof-pid4242.ampt\"")
+  if(NOT EXISTS "${runs}/i/report.html")
+    message("FAIL: run wrote no report.html")
+    math(EXPR failures "${failures} + 1")
+  endif()
+  # A file, not an inline command: CMake would split an inline one at its semicolons.
+  set(fake_precision_run "${WORK_DIR}/fake_precision_run.sh")
+  file(WRITE "${fake_precision_run}"
+       "if [ \"$AMPPROF_PRECISION\" = fp32 ]; then cp '${fp32}' \"$AMPPROF_OUTPUT_DIR/ampprof-pid1.ampt\"\n"
+       "else cp '${good}' \"$AMPPROF_OUTPUT_DIR/ampprof-pid2.ampt\"; fi\n")
+  expect("compare reports FP32 against mixed precision" EXIT 0
+         STDOUT "FP32 vs mixed precision\n  FP32 +[^\n]*fp32-1/ampprof-pid1.ampt.*speed-up +[0-9]\\.[0-9][0-9]x"
+         STDERR "HTML report: .*cmp4/report.html"
+         COMMAND "${AMPPROF}" compare -o "${runs}/cmp4" -- sh "${fake_precision_run}")
+  expect("compare --runs shows every pair and the spread" EXIT 0
+         STDOUT "^Runs: FP32 and mixed precision alternated, 2 pair\\(s\\)\n.*speed-up: median [0-9.]+x, from [0-9.]+x to [0-9.]+x over 2 pairs\n.*The report of pair [12], the median speed-up"
+         COMMAND "${AMPPROF}" compare --runs 2 -o "${runs}/cmp5" -- sh "${fake_precision_run}")
 else()
   expect("compare without a collector" EXIT 3 ONE_LINE_STDERR STDERR "CUPTI collector" COMMAND "${AMPPROF}" compare -- true)
   expect("run without a collector" EXIT 3 ONE_LINE_STDERR STDERR "CUPTI collector" COMMAND "${AMPPROF}" run -- true)
