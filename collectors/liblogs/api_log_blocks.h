@@ -24,6 +24,8 @@
 #include <string_view>
 #include <vector>
 
+#include "collectors/liblogs/log_parser.h"
+
 namespace ampprof::liblogs {
 
 struct BlockField {
@@ -67,6 +69,33 @@ class BlockReader {
   std::optional<ApiBlock> current_;
   size_t lines_ = 0;
   size_t unknown_lines_ = 0;
+};
+
+// A LogParser of a library whose log is made of such blocks (cuBLAS, cuDNN): the reading and the
+// line counts are shared; each library says what a completed block contributes to its log.
+class BlockLogParser : public LogParser {
+ public:
+  explicit BlockLogParser(Library library) { log_.library = library; }
+
+  void Add(std::string_view line) final { TakeIfAny(reader_.Add(line)); }
+  LibraryLog Finish() final {
+    TakeIfAny(reader_.Finish());
+    log_.lines = reader_.lines();
+    log_.unknown_lines = reader_.unknown_lines();
+    return std::move(log_);
+  }
+
+ protected:
+  virtual void Take(const ApiBlock& block) = 0;
+
+  LibraryLog log_;
+
+ private:
+  void TakeIfAny(const std::optional<ApiBlock>& block) {
+    if (block) Take(*block);
+  }
+
+  BlockReader reader_;
 };
 
 // "[1,1152,27,27]" -> {1, 1152, 27, 27}; nullopt when it is not a list of integers.

@@ -70,30 +70,14 @@ LibraryCall ToCall(const ApiBlock& block) {
   return call;
 }
 
-}  // namespace
-
-namespace {
-
-class CublasLogParser : public LogParser {
+class CublasLogParser : public BlockLogParser {
  public:
-  CublasLogParser() { log_.library = Library::kCublas; }
-
-  void Add(std::string_view line) override { Take(reader_.Add(line)); }
-
-  LibraryLog Finish() override {
-    Take(reader_.Finish());
-    log_.lines = reader_.lines();
-    log_.unknown_lines = reader_.unknown_lines();
-    return std::move(log_);
-  }
+  CublasLogParser() : BlockLogParser(Library::kCublas) {}
 
  private:
-  void Take(std::optional<ApiBlock> block) {
-    if (block && block->severity == 'I' && IsGemm(block->function)) log_.calls.push_back(ToCall(*block));
+  void Take(const ApiBlock& block) override {
+    if (block.severity == 'I' && IsGemm(block.function)) log_.calls.push_back(ToCall(block));
   }
-
-  BlockReader reader_;
-  LibraryLog log_;
 };
 
 }  // namespace

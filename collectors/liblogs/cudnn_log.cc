@@ -105,42 +105,26 @@ void CollectBackendTensors(const ApiBlock& block, std::vector<TensorDescriptor>&
   }
 }
 
-}  // namespace
-
-namespace {
-
-class CudnnLogParser : public LogParser {
+class CudnnLogParser : public BlockLogParser {
  public:
-  CudnnLogParser() { log_.library = Library::kCudnn; }
-
-  void Add(std::string_view line) override { Take(reader_.Add(line)); }
-
-  LibraryLog Finish() override {
-    Take(reader_.Finish());
-    log_.lines = reader_.lines();
-    log_.unknown_lines = reader_.unknown_lines();
-    return std::move(log_);
-  }
+  CudnnLogParser() : BlockLogParser(Library::kCudnn) {}
 
  private:
-  void Take(std::optional<ApiBlock> block) {
-    if (!block || block->severity != 'I') return;
-    CollectBackendTensors(*block, log_.backend_tensors);
-    const std::optional<ConvolutionDirection> legacy = LegacyConvolution(block->function);
-    if (!legacy && block->function != "cudnnBackendExecute") return;
+  void Take(const ApiBlock& block) override {
+    if (block.severity != 'I') return;
+    CollectBackendTensors(block, log_.backend_tensors);
+    const std::optional<ConvolutionDirection> legacy = LegacyConvolution(block.function);
+    if (!legacy && block.function != "cudnnBackendExecute") return;
     LibraryCall call;
     call.library = Library::kCudnn;
-    call.function = block->function;
-    call.pid = block->pid;
-    call.tid = block->tid;
-    call.stream = block->stream ? block->stream : StreamOfHandle(*block);
-    call.line = block->line;
-    if (legacy) call.convolution = LegacyConvolutionFacts(*block, *legacy);
+    call.function = block.function;
+    call.pid = block.pid;
+    call.tid = block.tid;
+    call.stream = block.stream ? block.stream : StreamOfHandle(block);
+    call.line = block.line;
+    if (legacy) call.convolution = LegacyConvolutionFacts(block, *legacy);
     log_.calls.push_back(std::move(call));
   }
-
-  BlockReader reader_;
-  LibraryLog log_;
 };
 
 }  // namespace
