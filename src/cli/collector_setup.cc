@@ -22,12 +22,6 @@ constexpr std::string_view kCuptiLocations[] = {
     "/usr/local/cuda/targets/sbsa-linux/lib/libcupti.so.13",
 };
 
-std::optional<std::string> ProcessEnvironment(std::string_view name) {
-  const char* value = std::getenv(std::string(name).c_str());
-  if (value == nullptr) return std::nullopt;
-  return std::string(value);
-}
-
 bool IsRegularFile(const std::filesystem::path& path) {
   std::error_code error;
   return std::filesystem::is_regular_file(path, error);
@@ -54,6 +48,12 @@ bool NamesAnotherTool(const std::optional<std::string>& value, const std::string
 }
 
 }  // namespace
+
+std::optional<std::string> ProcessEnvironment(std::string_view name) {
+  const char* value = std::getenv(std::string(name).c_str());
+  if (value == nullptr) return std::nullopt;
+  return std::string(value);
+}
 
 base::StatusOr<CollectorFiles> FindCollector() {
 #if !AMPPROF_CUDA_ENABLED

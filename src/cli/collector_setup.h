@@ -64,6 +64,9 @@ struct TracedEnvironment {
 
 using EnvironmentLookup = std::function<std::optional<std::string>(std::string_view name)>;
 
+// The process's own environment, as an EnvironmentLookup.
+std::optional<std::string> ProcessEnvironment(std::string_view name);
+
 TracedEnvironment TracedRunEnvironment(const CaptureOptions& capture,
                                        const CollectorFiles& collector,
                                        const EnvironmentLookup& environment);

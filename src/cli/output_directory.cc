@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <system_error>
 #include <vector>
@@ -24,24 +25,29 @@ base::StatusOr<std::string> PrepareOutputDirectory(const std::string& path, bool
     return base::IoError("{}: the output directory is not writable", path);
   }
 
-  std::vector<fs::path> earlier;
-  for (const fs::directory_entry& entry : fs::directory_iterator(directory, error)) {
-    if (entry.path().extension() == ".ampt") earlier.push_back(entry.path());
-  }
-  if (error)
-    return base::IoError("{}: cannot list the output directory: {}", path, error.message());
+  ASSIGN_OR_RETURN(const std::vector<std::string> earlier, AmptTracesIn(directory.string()));
   if (!earlier.empty() && !replace) {
     return base::InvalidArgumentError(
         "{}: holds {} trace(s) of an earlier run ({}...); pass --force to replace them, or -o "
-        "another "
-        "directory",
-        path, earlier.size(), earlier.front().filename().string());
+        "another directory",
+        path, earlier.size(), fs::path(earlier.front()).filename().string());
   }
-  for (const fs::path& trace : earlier) {
+  for (const std::string& trace : earlier) {
     fs::remove(trace, error);
-    if (error) return base::IoError("{}: cannot remove: {}", trace.string(), error.message());
+    if (error) return base::IoError("{}: cannot remove: {}", trace, error.message());
   }
   return directory.lexically_normal().string();
+}
+
+base::StatusOr<std::vector<std::string>> AmptTracesIn(const std::string& dir) {
+  std::vector<std::string> traces;
+  std::error_code error;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, error)) {
+    if (entry.path().extension() == ".ampt") traces.push_back(entry.path().string());
+  }
+  if (error) return base::IoError("{}: cannot list the directory: {}", dir, error.message());
+  std::sort(traces.begin(), traces.end());
+  return traces;
 }
 
 }  // namespace ampprof::cli

@@ -11,12 +11,16 @@
 // unless `replace`, which deletes them first. Returns the absolute path (the workload may chdir).
 
 #include <string>
+#include <vector>
 
 #include "src/base/status.h"
 
 namespace ampprof::cli {
 
 base::StatusOr<std::string> PrepareOutputDirectory(const std::string& path, bool replace);
+
+// The traces (*.ampt) directly in `dir`, sorted by name.
+base::StatusOr<std::vector<std::string>> AmptTracesIn(const std::string& dir);
 
 }  // namespace ampprof::cli
 

@@ -1,27 +1,18 @@
 #include "src/cli/traced_run.h"
 
-#include <algorithm>
-#include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <system_error>
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
 #include "reports/html/html_reporter.h"
 #include "src/cli/launcher.h"
+#include "src/cli/output_directory.h"
 
 namespace ampprof::cli {
 namespace {
-
-std::optional<std::string> ProcessEnvironment(std::string_view name) {
-  const char* value = std::getenv(std::string(name).c_str());
-  if (value == nullptr) return std::nullopt;
-  return std::string(value);
-}
 
 // What the exit status says about how the workload ended, when a signal ended it.
 std::optional<std::string> HowItDied(int status) {
@@ -109,7 +100,13 @@ base::StatusOr<TracedRunResult> RunTraced(const TracedWorkload& workload,
   if (std::optional<std::string> death = HowItDied(result.exit_status)) {
     fmt::print(std::cerr, "ampprof {}: {}\n", command, *death);
   }
-  result.traces = TracesIn(workload.output_dir);
+  // The workload has run: a directory that cannot be listed loses the report, not its exit status.
+  base::StatusOr<std::vector<std::string>> traces = AmptTracesIn(workload.output_dir);
+  if (traces.ok()) {
+    result.traces = std::move(*traces);
+  } else {
+    fmt::print(std::cerr, "ampprof {}: {}\n", command, traces.status().message());
+  }
   return result;
 }
 
@@ -139,16 +136,6 @@ void WriteHtmlReport(std::span<const analyzers::Report> reports, const std::stri
     return;
   }
   fmt::print(std::cerr, "ampprof {}: HTML report: {}\n", command, path);
-}
-
-std::vector<std::string> TracesIn(const std::string& dir) {
-  std::vector<std::string> traces;
-  std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
-    if (entry.path().extension() == ".ampt") traces.push_back(entry.path().string());
-  }
-  std::sort(traces.begin(), traces.end());
-  return traces;
 }
 
 int ExitStatusForLaunchError(const base::Status& error) {

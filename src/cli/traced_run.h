@@ -72,9 +72,6 @@ void ExplainNoTrace(std::string_view command, const std::string& output_dir,
 void WriteHtmlReport(std::span<const analyzers::Report> reports, const std::string& path,
                      std::string_view command);
 
-// The .ampt files directly in `dir`, sorted by name.
-std::vector<std::string> TracesIn(const std::string& dir);
-
 // The exit status a shell would report for a workload that could not be started.
 int ExitStatusForLaunchError(const base::Status& error);
 
