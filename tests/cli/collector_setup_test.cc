@@ -6,19 +6,15 @@
 #include <map>
 #include <string>
 
+#include "tests/testing/fake_environment.h"
+
 namespace ampprof::cli {
 namespace {
 
 using ::testing::Contains;
 using ::testing::Pair;
 
-EnvironmentLookup FakeEnvironment(std::map<std::string, std::string> variables) {
-  return [variables = std::move(variables)](std::string_view name) -> std::optional<std::string> {
-    const auto it = variables.find(std::string(name));
-    if (it == variables.end()) return std::nullopt;
-    return it->second;
-  };
-}
+using ampprof::testing::FakeEnvironment;
 
 const CollectorFiles kCollector{"/opt/ampprof/lib/libampprof_inject.so",
                                 "/usr/local/cuda/lib64/libcupti.so.13", "/opt/ampprof/lib/python"};
@@ -79,7 +75,8 @@ TEST(CollectorSetupTest, ThePythonShimGoesAheadOfTheInheritedPath) {
   capture.torch_ops = true;
   const TracedEnvironment traced =
       TracedRunEnvironment(capture, kCollector, FakeEnvironment({{"PYTHONPATH", "/home/me/lib"}}));
-  EXPECT_THAT(traced.variables, Contains(Pair("PYTHONPATH", "/opt/ampprof/lib/python:/home/me/lib")));
+  EXPECT_THAT(traced.variables,
+              Contains(Pair("PYTHONPATH", "/opt/ampprof/lib/python:/home/me/lib")));
   EXPECT_THAT(traced.variables, Contains(Pair("AMPPROF_SHIM", "1")));
   EXPECT_THAT(traced.variables, Contains(Pair("AMPPROF_TORCH_OPS", "1")));
 

@@ -6,6 +6,8 @@
 #include <map>
 #include <string>
 
+#include "tests/testing/fake_environment.h"
+
 namespace ampprof::cupti {
 namespace {
 
@@ -13,13 +15,7 @@ using std::chrono::milliseconds;
 using std::chrono::nanoseconds;
 using std::chrono::seconds;
 
-EnvironmentLookup FakeEnvironment(std::map<std::string, std::string> variables) {
-  return [variables = std::move(variables)](std::string_view name) -> std::optional<std::string> {
-    const auto it = variables.find(std::string(name));
-    if (it == variables.end()) return std::nullopt;
-    return it->second;
-  };
-}
+using ampprof::testing::FakeEnvironment;
 
 TEST(CollectorConfigTest, NothingSetRecordsTheWholeRunIntoTheWorkingDirectory) {
   const auto config = ReadCollectorConfig(FakeEnvironment({}));

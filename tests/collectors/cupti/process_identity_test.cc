@@ -6,16 +6,12 @@
 #include <map>
 #include <string>
 
+#include "tests/testing/fake_environment.h"
+
 namespace ampprof::cupti {
 namespace {
 
-EnvironmentLookup FakeEnvironment(std::map<std::string, std::string> variables) {
-  return [variables = std::move(variables)](std::string_view name) -> std::optional<std::string> {
-    const auto it = variables.find(std::string(name));
-    if (it == variables.end()) return std::nullopt;
-    return it->second;
-  };
-}
+using ampprof::testing::FakeEnvironment;
 
 TEST(ProcessIdentityTest, TorchrunRankGoesIntoTheFileName) {
   const ProcessIdentity identity = ReadProcessIdentity(
