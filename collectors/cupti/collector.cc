@@ -326,12 +326,7 @@ class Collector {
     pipeline_->SetMetadata("collector_mode", "trace");
     active_.store(true);
     std::atexit(&Collector::AtExit);
-    CaptureAction action;
-    {
-      std::lock_guard lock(window_mutex_);
-      action = window_->OnInitialized();
-    }
-    Perform(action, /*at_api_exit=*/false);
+    Perform(Advance(&CaptureWindow::OnInitialized), /*at_api_exit=*/false);
     return true;
   }
 
@@ -386,14 +381,16 @@ class Collector {
     }
   }
 
+  // Feeds one event to the capture window; the action it returns is performed by the caller, outside
+  // the lock, since performing it calls into CUPTI, which may call back into the collector.
+  CaptureAction Advance(CaptureAction (CaptureWindow::*event)()) {
+    std::lock_guard lock(window_mutex_);
+    return ((*window_).*event)();
+  }
+
   void OnTimer(CaptureAction (CaptureWindow::*event)()) noexcept {
     if (!InOwnProcess()) return;
-    CaptureAction action;
-    {
-      std::lock_guard lock(window_mutex_);
-      action = ((*window_).*event)();
-    }
-    Perform(action, /*at_api_exit=*/false);
+    Perform(Advance(event), /*at_api_exit=*/false);
   }
 
   void StartRecording() noexcept {
@@ -510,15 +507,11 @@ class Collector {
         return;
       }
       if (domain != CUPTI_CB_DOMAIN_DRIVER_API || !self->active_.load()) return;
-      CaptureAction action = CaptureAction::kNone;
-      {
-        std::lock_guard lock(self->window_mutex_);
-        if (cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart)
-          action = self->window_->OnProfilerStart();
-        if (cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStop)
-          action = self->window_->OnProfilerStop();
+      if (cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart) {
+        self->Perform(self->Advance(&CaptureWindow::OnProfilerStart), /*at_api_exit=*/true);
+      } else if (cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStop) {
+        self->Perform(self->Advance(&CaptureWindow::OnProfilerStop), /*at_api_exit=*/true);
       }
-      self->Perform(action, /*at_api_exit=*/true);
     } catch (...) {
     }
   }
@@ -529,11 +522,7 @@ class Collector {
     Collector& self = Instance();
     if (!self.InOwnProcess()) return;
     self.timer_.Shutdown();
-    CaptureAction action;
-    {
-      std::lock_guard lock(self.window_mutex_);
-      action = self.window_->OnExit();
-    }
+    const CaptureAction action = self.Advance(&CaptureWindow::OnExit);
     self.active_.store(false);
     if (action == CaptureAction::kStopRecording) {
       self.StopRecording();  // no detach: the process is ending
