@@ -15,6 +15,25 @@ namespace {
 // shared by processes may start with a torn line.
 constexpr size_t kSniffLines = 64;
 
+// Library log lines are well under a few KiB. A longer "line" (a damaged file, or one with no newline at
+// all) is kept only up to this length and the rest skipped, so one line cannot take all memory.
+constexpr size_t kMaxLineBytes = size_t{1} << 20;
+
+// std::getline, but storing at most kMaxLineBytes of the line; false at the end of the input.
+bool ReadBoundedLine(std::istream& in, std::string& line) {
+  line.clear();
+  std::streambuf* buffer = in.rdbuf();
+  for (bool any = false;; any = true) {
+    const int c = buffer->sbumpc();
+    if (c == std::char_traits<char>::eof()) {
+      if (!any) in.setstate(std::ios::eofbit);
+      return any;
+    }
+    if (c == '\n') return true;
+    if (line.size() < kMaxLineBytes) line.push_back(static_cast<char>(c));
+  }
+}
+
 void StripNewline(std::string_view& line) {
   while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.remove_suffix(1);
 }
@@ -62,7 +81,7 @@ base::StatusOr<LibraryLog> ParseLibraryLogFile(const std::filesystem::path& path
   std::vector<std::string> head;
   std::optional<Library> library;
   std::string line;
-  while (!library && head.size() < kSniffLines && std::getline(file, line)) {
+  while (!library && head.size() < kSniffLines && ReadBoundedLine(file, line)) {
     std::string_view view(line);
     StripNewline(view);
     library = LibraryOfLine(view);
@@ -80,7 +99,7 @@ base::StatusOr<LibraryLog> ParseLibraryLogFile(const std::filesystem::path& path
     StripNewline(view);
     parser->Add(view);
   }
-  while (std::getline(file, line)) {
+  while (ReadBoundedLine(file, line)) {
     std::string_view view(line);
     StripNewline(view);
     parser->Add(view);

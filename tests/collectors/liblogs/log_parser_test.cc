@@ -1,5 +1,9 @@
 #include "collectors/liblogs/log_parser.h"
 
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <fstream>
 
 #include <gtest/gtest.h>
@@ -69,6 +73,47 @@ TEST(LibraryLogFile, BadFilesAreOneLineErrorsNamingTheFile) {
     EXPECT_NE(log.status().message().find(expected), std::string::npos) << log.status().message();
     EXPECT_EQ(log.status().message().find('\n'), std::string::npos);
   }
+}
+
+// A damaged log with one enormous "line" (here 384 MiB without a newline) must not make the reader hold
+// that line: it is parsed in a child whose heap may grow by 128 MiB at most, which reading the line whole
+// (std::getline) cannot fit. The call after it is still found.
+TEST(LibraryLogFile, AnEnormousLineIsNotHeldInMemory) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer reserves memory outside RLIMIT_DATA's accounting";
+#endif
+  testing::TempDir dir;
+  const std::filesystem::path path = std::filesystem::path(dir.path()) / "cublaslt.log";
+  const std::string call =
+      "[cublasLt][8291][Trace][cublasLtMatmul] Adesc=[type=R_16F rows=32 cols=16 ld=32] Ddesc=[type=R_16F "
+      "rows=32 cols=64 ld=32] stream=0X0\n";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << call;
+    const std::string block(1 << 20, 'x');
+    for (int i = 0; i < 384; ++i) out << block;
+    out << "\n" << call;
+  }
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    rlimit data{};
+    getrlimit(RLIMIT_DATA, &data);
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    size_t in_use = 0;
+    while (std::getline(status, line)) {
+      if (line.rfind("VmData:", 0) == 0) in_use = std::stoull(line.substr(7)) * 1024;
+    }
+    data.rlim_cur = in_use + (size_t{128} << 20);
+    setrlimit(RLIMIT_DATA, &data);
+    const base::StatusOr<LibraryLog> log = ParseLibraryLogFile(path);
+    _exit(log.ok() && log->calls.size() == 2 ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << "the reader died (signal " << WTERMSIG(status) << "): it held the whole line";
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "both calls around the enormous line are found";
 }
 
 TEST(LibraryLogEnvironment, OneFilePerProcessAndLibrary) {
