@@ -3,69 +3,21 @@
 //
 //   ampprof_model_benchmark --benchmark_filter=ReadAndBuild
 //
-// Traces are generated once into $AMPPROF_BENCH_DIR (default /tmp/ampprof-bench) and reused. Peak memory
-// is measured per iteration: the kernel's high-water mark (VmHWM) is reset through /proc/self/clear_refs
-// before the iteration and read after it, so the counter is the peak of that iteration alone.
+// Traces are generated once into $AMPPROF_BENCH_DIR (default /tmp/ampprof-bench) and reused; peak memory
+// is that of one iteration (bench_traces.h).
 
-#include <malloc.h>
-#include <unistd.h>
-
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 #include <benchmark/benchmark.h>
 
+#include "bench/bench_traces.h"
 #include "collectors/records/ampt_reader.h"
-#include "collectors/records/ampt_writer.h"
-#include "collectors/synthetic/synthetic_trace.h"
 #include "src/base/check.h"
 #include "src/model/model_builder.h"
 
 namespace ampprof {
 namespace {
-
-std::string BenchDir() {
-  const char* dir = std::getenv("AMPPROF_BENCH_DIR");
-  return dir != nullptr ? dir : "/tmp/ampprof-bench";
-}
-
-// Path of a synthetic trace with at least `kernels` kernels, generated on first use.
-std::string TraceWith(int64_t kernels) {
-  const std::string dir = BenchDir();
-  std::filesystem::create_directories(dir);
-  const std::string path = dir + "/synthetic-" + std::to_string(kernels) + ".ampt";
-  if (std::filesystem::exists(path)) return path;
-  const std::string partial = path + ".partial";
-  records::AmptWriter::Options options;
-  options.overwrite = true;
-  auto writer = records::AmptWriter::Create(partial, options);
-  AMPPROF_CHECK_MSG(writer.ok(), writer.status().message().c_str());
-  synthetic::SyntheticTraceOptions synthetic;
-  synthetic.kernels = static_cast<uint64_t>(kernels);
-  AMPPROF_CHECK(synthetic::GenerateSyntheticTrace(synthetic, **writer).ok());
-  AMPPROF_CHECK((*writer)->Close().ok());
-  std::filesystem::rename(partial, path);
-  return path;
-}
-
-// Reads a "Name:   123 kB" line of /proc/self/status, in bytes.
-int64_t ProcStatusBytes(const char* field) {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  const std::string prefix = std::string(field) + ":";
-  while (std::getline(status, line)) {
-    if (line.rfind(prefix, 0) == 0) return std::atoll(line.c_str() + prefix.size()) * 1024;
-  }
-  return 0;
-}
-
-void ResetPeakRss() {
-  malloc_trim(0);  // return memory freed by earlier iterations, so the baseline is what is in use
-  std::ofstream clear_refs("/proc/self/clear_refs");
-  clear_refs << "5";  // resets VmHWM to the current RSS (Linux >= 4.0)
-}
 
 // A sink that only counts, to separate the reader's cost from the model's.
 class CountingSink final : public records::RecordSink {
@@ -97,7 +49,7 @@ class CountingSink final : public records::RecordSink {
 };
 
 void BM_ReadOnly(benchmark::State& state) {
-  const std::string path = TraceWith(state.range(0));
+  const std::string path = bench::SyntheticTrace(state.range(0));
   int64_t kernels = 0;
   for (auto _ : state) {
     CountingSink sink;
@@ -112,17 +64,17 @@ void BM_ReadOnly(benchmark::State& state) {
 }
 
 void BM_ReadAndBuild(benchmark::State& state) {
-  const std::string path = TraceWith(state.range(0));
+  const std::string path = bench::SyntheticTrace(state.range(0));
   int64_t kernels = 0;
   int64_t peak_bytes = 0;
   size_t model_bytes = 0;
   for (auto _ : state) {
-    ResetPeakRss();
-    const int64_t baseline = ProcStatusBytes("VmRSS");
+    bench::PeakMemory memory;
+    memory.Start();
     model::ModelBuilder builder;
     AMPPROF_CHECK(records::ReadAmptFile(path, builder).ok());
     model::TraceModel model = std::move(builder).Build();
-    peak_bytes = std::max<int64_t>(peak_bytes, ProcStatusBytes("VmHWM") - baseline);
+    peak_bytes = std::max(peak_bytes, memory.PeakBytes());
     kernels = static_cast<int64_t>(model.kernels().size());
     model_bytes = model.MemoryBytes();
     benchmark::DoNotOptimize(model.kernels().start.values().data());
