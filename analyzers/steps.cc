@@ -156,8 +156,16 @@ Steps EndingWith(const model::TraceModel& model, std::span<const model::KernelRo
   steps.source = source;
   steps.label = std::move(label);
   steps.host_time = false;
-  for (size_t i = 1; i < boundaries.size(); ++i) {
-    steps.intervals.push_back({model.kernels().end[boundaries[i - 1]], model.kernels().end[boundaries[i]]});
+  // Boundaries come in start order, but on several streams one may end before the previous one does:
+  // that occurrence closes no step (found by tests/fuzz: it made a step of negative duration).
+  base::TimeNs last_end = 0;
+  bool first = true;
+  for (const model::KernelRow boundary : boundaries) {
+    const base::TimeNs end = model.kernels().end[boundary];
+    if (!first && end <= last_end) continue;
+    if (!first) steps.intervals.push_back({last_end, end});
+    last_end = end;
+    first = false;
   }
   return steps;
 }

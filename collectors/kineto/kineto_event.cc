@@ -36,6 +36,8 @@ bool ReadInt(od::value value, int64_t& out) {
   }
   double real;
   if (value.get_double().get(real)) return false;
+  // Outside int64's range (or NaN) the conversion is undefined: not an integer we can use.
+  if (!(real > -9.2e18 && real < 9.2e18)) return false;
   out = static_cast<int64_t>(real);
   return true;
 }

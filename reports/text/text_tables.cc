@@ -120,7 +120,7 @@ void RenderStepTimes(const Report& report, std::ostream& out, const TextStyle& s
   constexpr size_t kFixed = 2 + 5 + 2 + 10 + 2 + 10 + 2 + 7 + 2;  // the columns before the bar
   const size_t bar_width = std::min<size_t>(width > kFixed ? width - kFixed : 0, 40);
   for (const analyzers::StepTime& step : s.step_times) {
-    const base::DurationNs duration = step.interval.duration();
+    const base::DurationNs duration = std::clamp<base::DurationNs>(step.interval.duration(), 0, longest);
     const size_t bar = longest > 0 ? static_cast<size_t>(static_cast<double>(bar_width) * static_cast<double>(duration) /
                                                              static_cast<double>(longest) +
                                                          0.5)
