@@ -80,6 +80,22 @@ void AmptWriter::Append(const Record& record) {
   if (chunk.bytes.size() - kRecordChunkPrefix >= options_.chunk_bytes) FlushRecords(kKind);
 }
 
+// The Add() overrides in the header call Append inline from other translation units (the collector calls
+// them on an AmptWriter&, devirtualised), so every instantiation must exist here out of line: at -O3 the
+// implicit ones were all inlined and the injection library failed to link.
+template void AmptWriter::Append(const DeviceRecord&);
+template void AmptWriter::Append(const ProcessRecord&);
+template void AmptWriter::Append(const ThreadRecord&);
+template void AmptWriter::Append(const KernelRecord&);
+template void AmptWriter::Append(const ApiCallRecord&);
+template void AmptWriter::Append(const MemcpyRecord&);
+template void AmptWriter::Append(const MemsetRecord&);
+template void AmptWriter::Append(const SyncRecord&);
+template void AmptWriter::Append(const RangeRecord&);
+template void AmptWriter::Append(const MarkRecord&);
+template void AmptWriter::Append(const MemoryRecord&);
+template void AmptWriter::Append(const OverheadRecord&);
+
 void AmptWriter::FlushRecords(RecordKind kind) {
   PendingChunk& chunk = pending_[static_cast<size_t>(kind)];
   if (chunk.record_count == 0) return;
