@@ -128,57 +128,75 @@ def hta_table(path):
                   f"{e['wall_s']:.2f} s | {e['peak_rss_bytes'] / 2**20:,.0f} MiB | {outcome} | {ratio} |")
 
 
-def plot(rows, analyze_path, out):
-    """Log-log: CPU time of each import and of the whole analysis against kernels; peak bytes per kernel."""
-    sizes = sizes_in(rows)
-    series = []
-    for fmt, label, colour in [("ampt", ".ampt import", "#1f77b4"), ("kineto", "Kineto JSON import", "#ff7f0e"),
-                               ("nsys", "nsys SQLite import", "#2ca02c")]:
-        series.append((label, colour, [(s, rows[f"BM_Import/{fmt}/{s}"]["cpu_s"]) for s in sizes
-                                       if f"BM_Import/{fmt}/{s}" in rows]))
-    analysis = []
-    for s in sizes:
-        total = sum(b["cpu_s"] for n, b in rows.items() if n.endswith(f"/{s}") and
-                    (n.startswith("BM_Analyzer/") or n.split("/")[0] in ("BM_Classify", "BM_Summary", "BM_Steps", "BM_Timeline")))
-        analysis.append((s, total))
-    series.append(("all analyzers", "#d62728", analysis))
-    series.append(("HTML report", "#9467bd", [(s, rows[f"BM_Report/html/{s}"]["cpu_s"]) for s in sizes
-                                               if f"BM_Report/html/{s}" in rows]))
-    width, height, left, top, plot_w, plot_h = 720, 380, 70, 30, 430, 300
-    ys = [y for _, _, points in series for _, y in points if y > 0]
-    y_min, y_max = 10 ** math.floor(math.log10(min(ys))), 10 ** math.ceil(math.log10(max(ys)))
+def _axes_log_x(sizes, left, plot_w):
     x_min, x_max = min(sizes), max(sizes)
+    span = max(1e-9, math.log10(x_max) - math.log10(x_min))
+    return lambda x: left + plot_w * (math.log10(x) - math.log10(x_min)) / span
 
-    def px(x):
-        return left + plot_w * (math.log10(x) - math.log10(x_min)) / max(1e-9, math.log10(x_max) - math.log10(x_min))
 
-    def py(y):
-        return top + plot_h * (1 - (math.log10(y) - math.log10(y_min)) / (math.log10(y_max) - math.log10(y_min)))
-
-    svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="12">',
-           f'<rect width="{width}" height="{height}" fill="white"/>',
-           f'<text x="{left}" y="18" font-size="13">CPU time against trace size (log-log; a slope of one decade per decade is linear)</text>']
-    decade = y_min
-    while decade <= y_max * 1.0001:
-        y = py(decade)
+def _panel(svg, title, series, sizes, left, top, plot_w, plot_h, log_y, y_label):
+    """One chart: x = kernels (log), y = seconds (log) or bytes per kernel (linear), with a legend below."""
+    px = _axes_log_x(sizes, left, plot_w)
+    ys = [y for _, _, points in series for _, y in points if y > 0]
+    if log_y:
+        y_min, y_max = 10 ** math.floor(math.log10(min(ys))), 10 ** math.ceil(math.log10(max(ys)))
+        py = lambda y: top + plot_h * (1 - (math.log10(max(y, y_min)) - math.log10(y_min)) /
+                                       (math.log10(y_max) - math.log10(y_min)))
+        ticks, tick = [], y_min
+        while tick <= y_max * 1.0001:
+            ticks.append((tick, fmt_s(tick)))
+            tick *= 10
+    else:
+        y_min, y_max = 0, 50 * math.ceil(max(ys) / 50)
+        py = lambda y: top + plot_h * (1 - (y - y_min) / (y_max - y_min))
+        ticks = [(t, f"{t:.0f} B") for t in range(0, int(y_max) + 1, 50)]
+    svg.append(f'<text x="{left}" y="{top - 10}" font-size="13">{title}</text>')
+    for value, label in ticks:
+        y = py(value)
         svg.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" stroke="#ddd"/>')
-        svg.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{fmt_s(decade)}</text>')
-        decade *= 10
-    for s in sizes:
-        x = px(s)
+        svg.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{label}</text>')
+    for size in sizes:
+        x = px(size)
         svg.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{top + plot_h}" stroke="#ddd"/>')
-        svg.append(f'<text x="{x:.1f}" y="{top + plot_h + 16}" text-anchor="middle">{s:,.0f}</text>')
-    svg.append(f'<text x="{left + plot_w / 2}" y="{top + plot_h + 34}" text-anchor="middle">kernels in the trace</text>')
+        svg.append(f'<text x="{x:.1f}" y="{top + plot_h + 16}" text-anchor="middle">{size:,.0f}</text>')
+    svg.append(f'<text x="{left + plot_w / 2}" y="{top + plot_h + 32}" text-anchor="middle">kernels in the trace</text>')
+    svg.append(f'<text x="{left - 66}" y="{top + plot_h / 2}" text-anchor="middle" '
+               f'transform="rotate(-90 {left - 66} {top + plot_h / 2})">{y_label}</text>')
     for i, (label, colour, points) in enumerate(series):
         if not points:
             continue
-        path = " ".join(f"{'M' if j == 0 else 'L'}{px(x):.1f},{py(max(y, y_min)):.1f}" for j, (x, y) in enumerate(points))
+        path = " ".join(f"{'M' if j == 0 else 'L'}{px(x):.1f},{py(y):.1f}" for j, (x, y) in enumerate(points))
         svg.append(f'<path d="{path}" fill="none" stroke="{colour}" stroke-width="2"/>')
         for x, y in points:
-            svg.append(f'<circle cx="{px(x):.1f}" cy="{py(max(y, y_min)):.1f}" r="3" fill="{colour}"/>')
-        ly = top + 10 + 20 * i
-        svg.append(f'<line x1="{left + plot_w + 20}" y1="{ly}" x2="{left + plot_w + 40}" y2="{ly}" stroke="{colour}" stroke-width="2"/>')
-        svg.append(f'<text x="{left + plot_w + 46}" y="{ly + 4}">{label}</text>')
+            svg.append(f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="3" fill="{colour}"/>')
+        ly = top + plot_h + 52 + 18 * i
+        svg.append(f'<line x1="{left}" y1="{ly}" x2="{left + 20}" y2="{ly}" stroke="{colour}" stroke-width="2"/>')
+        svg.append(f'<text x="{left + 26}" y="{ly + 4}">{label}</text>')
+
+
+def plot(rows, out):
+    """Left: CPU time of each import, of all the analysis and of the HTML report against kernels (log-log,
+    where a slope of one decade per decade is linear growth). Right: peak memory per kernel of each import."""
+    sizes = sizes_in(rows)
+    formats = [("ampt", ".ampt", "#1f77b4"), ("kineto", "PyTorch profiler JSON", "#ff7f0e"),
+               ("nsys", "Nsight Systems SQLite", "#2ca02c")]
+    analysis_stages = ("BM_Classify", "BM_Summary", "BM_Steps", "BM_Timeline")
+    time_series = [(f"import {label}", colour, [(s, rows[f"BM_Import/{fmt}/{s}"]["cpu_s"]) for s in sizes
+                                                 if f"BM_Import/{fmt}/{s}" in rows]) for fmt, label, colour in formats]
+    time_series.append(("all analysis of a built model", "#d62728",
+                        [(s, sum(b["cpu_s"] for n, b in rows.items() if n.endswith(f"/{s}") and
+                                 (n.startswith("BM_Analyzer/") or n.split("/")[0] in analysis_stages)))
+                         for s in sizes]))
+    time_series.append(("HTML report", "#9467bd", [(s, rows[f"BM_Report/html/{s}"]["cpu_s"]) for s in sizes
+                                                    if f"BM_Report/html/{s}" in rows]))
+    memory_series = [(f"import {label}", colour,
+                      [(s, rows[f"BM_Import/{fmt}/{s}"]["peak_bytes_per_kernel"]) for s in sizes
+                       if f"BM_Import/{fmt}/{s}" in rows]) for fmt, label, colour in formats]
+    svg = ['<svg xmlns="http://www.w3.org/2000/svg" width="900" height="500" font-family="sans-serif" font-size="12">',
+           '<rect width="900" height="500" fill="white"/>']
+    _panel(svg, "CPU time (log-log)", time_series, sizes, 80, 40, 340, 300, True, "CPU time")
+    _panel(svg, "Peak memory per kernel, read + build", memory_series, sizes, 540, 40, 320, 300, False,
+           "bytes per kernel")
     svg.append("</svg>")
     with open(out, "w") as f:
         f.write("\n".join(svg) + "\n")
@@ -204,7 +222,7 @@ def main():
     analyze_table(os.path.join(args.results, "analyze.json"))
     hta_table(os.path.join(args.results, "hta_compare.json"))
     if args.plot and rows:
-        plot(rows, os.path.join(args.results, "analyze.json"), args.plot)
+        plot(rows, args.plot)
         print(f"\n(plot: {args.plot})")
 
 
