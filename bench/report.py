@@ -11,6 +11,13 @@ import os
 import re
 
 
+# The memory budget of `ampprof analyze` (docs/reliability.md, "Bounded resources"): one model in memory
+# at a time, at most this much per kernel of the trace (with its API calls and ranges) plus a fixed part
+# for the program, its libraries and the readers' buffers.
+MEMORY_BUDGET_BYTES_PER_KERNEL = 128
+MEMORY_BUDGET_FIXED_BYTES = 64 * 2**20
+
+
 def load_benchmarks(path):
     if not os.path.exists(path):
         return {}
@@ -92,12 +99,14 @@ def analyze_table(path):
         return
     rows = json.load(open(path))
     print("\n### `ampprof analyze`, end to end in a fresh process (wall time, peak resident memory)\n")
-    print("| kernels | format | file | analyze (text report) | peak memory | peak / kernel | with `--html` | HTML page |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| kernels | format | file | analyze (text report) | peak memory | peak / kernel | memory budget | with `--html` | HTML page |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
+        budget = MEMORY_BUDGET_BYTES_PER_KERNEL * r["kernels"] + MEMORY_BUDGET_FIXED_BYTES
+        verdict = "within" if r["peak_rss_bytes"] <= budget else "**over**"
         print(f"| {r['kernels']:,} | .{r['format']} | {r['bytes'] / 2**20:,.0f} MiB | {r['wall_s']:.2f} s | "
               f"{r['peak_rss_bytes'] / 2**20:,.0f} MiB | {r['peak_rss_bytes'] / r['kernels']:.0f} B | "
-              f"{r['html_wall_s']:.2f} s | {r['html_bytes'] / 1024:,.0f} KiB |")
+              f"{verdict} ({budget / 2**20:,.0f} MiB) | {r['html_wall_s']:.2f} s | {r['html_bytes'] / 1024:,.0f} KiB |")
 
 
 def hta_table(path):
