@@ -49,7 +49,7 @@ struct SyntheticTraceOptions {
   // Called after each step's records are delivered, with the step's index; false ends the loop
   // there. Kernels are delivered in batches, as CUPTI hands them over, so up to a batch per stream
   // is still held back when it is called; the loop delivers them when it ends.
-  std::function<bool(uint64_t step)> after_step;
+  std::function<bool(uint64_t step)> after_step{};
 };
 
 base::Status GenerateSyntheticTrace(const SyntheticTraceOptions& options, records::RecordSink& sink);

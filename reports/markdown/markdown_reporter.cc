@@ -10,6 +10,7 @@
 
 #include "analyzers/finding_fix.h"
 #include "analyzers/verdict.h"
+#include "analyzers/workload_outcome.h"
 #include "src/base/format.h"
 #include "src/base/time.h"
 
@@ -139,6 +140,10 @@ void RenderReport(const Report& report, std::ostream& out) {
   fmt::print(out, "### ampprof: {}\n\n", Escape(report.label));
   fmt::print(out, "**{}**\n\n", Escape(analyzers::JudgeReport(report).text));
   fmt::print(out, "{}\n\n", Context(report));
+  if (report.workload_outcome) {
+    fmt::print(out, "The workload {}{}.\n\n", report.workload_outcome->signal != 0 ? "was " : "",
+               analyzers::DescribeOutcome(*report.workload_outcome));
+  }
   RenderFindings(report, out);
   RenderComparison(report, out);
 }

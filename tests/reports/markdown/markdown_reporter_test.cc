@@ -60,6 +60,18 @@ TEST(RenderMarkdown, HeadingVerdictContextAndAFindingsTableWithTheFix) {
             "\n");
 }
 
+TEST(RenderMarkdown, OneLineSaysHowTheWorkloadEndedWhenARunMadeTheReport) {
+  analyzers::Report report = SampleReport();
+  EXPECT_EQ(Render({report}).find("The workload"), std::string::npos);
+  report.workload_outcome = analyzers::WorkloadOutcome{.exit_code = 0, .signal = 9};
+  const std::string md = Render({report});
+  EXPECT_NE(md.find("data quality: no records lost or repaired\n\nThe workload was killed by signal 9 (SIGKILL).\n\n|"),
+            std::string::npos)
+      << md;
+  report.workload_outcome = analyzers::WorkloadOutcome{.exit_code = 0, .signal = 0};
+  EXPECT_NE(Render({report}).find("\nThe workload exited with status 0.\n"), std::string::npos);
+}
+
 TEST(RenderMarkdown, EvidenceFoldedAway) {
   const std::string md = Render({SampleReport()});
   EXPECT_NE(md.find("<details><summary>Evidence</summary>\n\n"
