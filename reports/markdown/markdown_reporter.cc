@@ -36,6 +36,14 @@ std::string Escape(std::string_view text) {
   return escaped;
 }
 
+// A kernel name cut in the middle past a few lines' worth: template instantiations run to tens of KiB,
+// and a pull-request comment is limited to 64 KiB in all.
+std::string Abridged(std::string_view name) {
+  constexpr size_t kMaxBytes = 240;
+  if (name.size() <= kMaxBytes) return std::string(name);
+  return fmt::format("{}...{}", name.substr(0, kMaxBytes - 60), name.substr(name.size() - 57));
+}
+
 // `code` for identifiers and paths; a backtick inside makes the fence longer, as CommonMark allows.
 std::string Code(std::string_view text) {
   const std::string fence = text.find('`') == std::string_view::npos ? "`" : "`` ";
@@ -99,7 +107,7 @@ void RenderFindings(const Report& report, std::ostream& out) {
     for (const analyzers::Evidence& evidence : finding.evidence) {
       fmt::print(out, "- {}: {}\n", Escape(evidence.label), Escape(evidence.value));
     }
-    for (const std::string& example : finding.examples) fmt::print(out, "- e.g. {}\n", Code(example));
+    for (const std::string& example : finding.examples) fmt::print(out, "- e.g. {}\n", Code(Abridged(example)));
     fmt::print(out, "- how to fix it: {}\n\n", Code("ampprof explain " + finding.id));
   }
   fmt::print(out, "</details>\n\n");
