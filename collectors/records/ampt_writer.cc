@@ -49,7 +49,13 @@ base::StatusOr<std::unique_ptr<AmptWriter>> AmptWriter::Create(const std::string
   std::memcpy(header, ampt::kMagic.data(), ampt::kMagic.size());
   ampt::PutU16(header + 8, ampt::kMajorVersion);
   ampt::PutU16(header + 10, ampt::kMinorVersion);
-  if (!writer->WriteAll(header, sizeof(header))) return writer->status_;
+  if (!writer->WriteAll(header, sizeof(header))) {
+    // A file without its header reads as "empty" or "truncated", not as a trace: remove the one
+    // this call created (a disk already full). An existing file given with `overwrite` may be a
+    // device (/dev/full) and stays.
+    if (!options.overwrite) ::unlink(path.c_str());
+    return writer->status_;
+  }
   writer->bytes_written_ = sizeof(header);
   return writer;
 }

@@ -41,6 +41,8 @@ class AmptWriter final : public RecordSink {
     bool overwrite = false;           // replace an existing file instead of failing
   };
 
+  // Creates the file and writes its header; when the header cannot be written (a full disk), the
+  // file it created is removed again.
   static base::StatusOr<std::unique_ptr<AmptWriter>> Create(const std::string& path,
                                                             const Options& options);
   ~AmptWriter() override;  // closes; call Close() first to see its errors

@@ -2,6 +2,7 @@
 // however the file is cut.
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <csignal>
 
@@ -235,6 +236,18 @@ class FileSizeLimit {
   void (*previous_handler_)(int) = nullptr;
   bool ok_ = false;
 };
+
+// A disk already full when the trace is created: an error, and no headerless file left to read as a
+// broken trace.
+TEST(AmptWriter, LeavesNoFileWhenItsHeaderCannotBeWritten) {
+  TempDir dir;
+  FileSizeLimit limit(8);  // half the header
+  ASSERT_TRUE(limit.ok());
+  const auto writer = AmptWriter::Create(dir.File("t.ampt"), {});
+  ASSERT_FALSE(writer.ok());
+  EXPECT_NE(writer.status().message().find("write failed"), std::string::npos) << writer.status().message();
+  EXPECT_NE(access(dir.File("t.ampt").c_str(), F_OK), 0) << "the headerless file was left behind";
+}
 
 // The writer keeps the first error, stops writing and counts what it dropped; the file is cut back to
 // its last whole chunk and ends with the count, so the reader sees every record exactly once, either
