@@ -14,10 +14,12 @@
 //   --end sigkill-mid-write SIGKILL, with the file cut in the middle of the last chunk written: what a
 //                           kill that lands inside the write(2) of a chunk leaves (a large write to a
 //                           file stops between pages when a fatal signal arrives)
-//   --end sigint            runs until SIGINT, finishes the step, closes the trace, and dies of
-//                           SIGINT (status 130), as Python 3.8+ does on an uncaught KeyboardInterrupt;
-//                           with --sigint-linger-ms it first takes that long to shut down, unless a
-//                           second SIGINT cuts it short. Without a SIGINT by --kernels kernels, it
+//   --end sigint            runs until SIGINT, finishes the step and dies of SIGINT (status 130) as
+//                           Python 3.8+ does on an uncaught KeyboardInterrupt: after its own
+//                           finalisation, before the C library's atexit handlers, so the collector's
+//                           exit flush never runs and the trace holds what the flushes after each step
+//                           wrote. With --sigint-linger-ms the shutdown first takes that long, unless
+//                           a second SIGINT cuts it short. Without a SIGINT by --kernels kernels, it
 //                           says so and exits with 1 (a test that went wrong stays bounded)
 //
 // Progress goes to stderr, one line each: "writing PATH" after the first step, then how it ends.
@@ -144,22 +146,22 @@ int Run(const Options& options) {
     Say(fmt::format("killed while writing byte {} of {}", cut, path));
     DieOf(SIGKILL);
   }
-  // The remaining endings close the trace first, as the collector's atexit handler does.
-  if (const ampprof::base::Status closed = writer.Close(); !closed.ok()) {
-    Say(fmt::format("the trace was not written completely: {}", closed.message()));
-  }
-  if (until_sigint && g_interrupts == 0) {
-    Say(fmt::format("no SIGINT came in {} steps", steps));
-    return 1;
-  }
-  if (until_sigint) {
-    Say(fmt::format("interrupted after {} steps; trace closed", steps));
+  if (until_sigint && g_interrupts > 0) {
+    Say(fmt::format("interrupted after {} steps", steps));
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(options.sigint_linger_ms);
     while (g_interrupts < 2 && std::chrono::steady_clock::now() < deadline) {
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     Say(fmt::format("{} SIGINT(s) received", static_cast<int>(g_interrupts)));
     DieOf(SIGINT);
+  }
+  // The other endings close the trace first, as the collector's atexit handler does.
+  if (const ampprof::base::Status closed = writer.Close(); !closed.ok()) {
+    Say(fmt::format("the trace was not written completely: {}", closed.message()));
+  }
+  if (until_sigint) {
+    Say(fmt::format("no SIGINT came in {} steps", steps));
+    return 1;
   }
   return std::stoi(options.end.substr(5));
 }
