@@ -166,8 +166,7 @@ void WriterPipeline::RunWriterLoop() {
       ++written_;
       // Once the queue is drained, what the buffers held goes to the file, not only whole chunks:
       // the AmptWriter would otherwise keep up to a chunk of each record kind (and the metadata)
-      // in memory until exit, and a killed process would lose it. CUPTI hands buffers over at least
-      // every kFlushPeriodMs, so the file is never more than about that behind.
+      // in memory until exit, and a killed process would lose it.
       if (queue_size_ == 0) {
         lock.unlock();
         static_cast<void>(FlushWriter());  // a write error sticks in the writer; Stop() reports it
