@@ -22,7 +22,9 @@
 //                           a second SIGINT cuts it short. Without a SIGINT by --kernels kernels, it
 //                           says so and exits with 1 (a test that went wrong stays bounded)
 //
-// Progress goes to stderr, one line each: "writing PATH" after the first step, then how it ends.
+// Progress goes to stderr, one line each: "writing PATH" after the 8th step, when kernels are in the
+// file (the synthetic loop delivers them in batches, as CUPTI does, about every third step), then how
+// it ends.
 
 #include <signal.h>
 #include <sys/resource.h>
@@ -49,6 +51,9 @@ namespace {
 using ampprof::records::AmptWriter;
 
 volatile sig_atomic_t g_interrupts = 0;
+
+// The step after which the workload says it is writing: by then kernels are in the file.
+constexpr uint64_t kAnnouncedStep = 7;
 
 void CountInterrupt(int /*signal*/) { g_interrupts = g_interrupts + 1; }
 
@@ -121,7 +126,7 @@ int Run(const Options& options) {
   synthetic.after_step = [&](uint64_t step) {
     before_last_flush = writer.bytes_written();
     static_cast<void>(writer.Flush());  // a failed write sticks in the writer and is reported below
-    if (step == 0) Say(fmt::format("writing {}", path));
+    if (step == kAnnouncedStep) Say(fmt::format("writing {}", path));
     steps = step + 1;
     if (options.step_delay_ms > 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(options.step_delay_ms));
