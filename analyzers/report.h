@@ -16,6 +16,7 @@
 #include "analyzers/finding.h"
 #include "analyzers/summary.h"
 #include "analyzers/timeline.h"
+#include "analyzers/workload_outcome.h"
 #include "src/base/stats.h"
 
 namespace ampprof::analyzers {
@@ -29,6 +30,8 @@ struct Report {
   std::string label;  // who this trace is: "rank 3 of 8", "pid 4242", or the file name
   int32_t rank = -1;  // -1 when the trace is not a rank of a distributed job
   std::vector<ReportInput> inputs;
+  // How the traced program ended, when `ampprof run`/`compare` ran it and made this report.
+  std::optional<WorkloadOutcome> workload_outcome;
   TraceSummary summary;
   std::vector<Finding> findings;         // most severe first, then by the time at stake
   std::vector<std::string> checks_run;   // the analyzers that looked, so that "no finding" is read right

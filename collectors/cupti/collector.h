@@ -20,8 +20,10 @@
 //     so the rest of the run is not slowed down; the trace file is complete at that point.
 //   - Exit: an atexit handler disables the activity kinds, forces CUPTI to hand over every buffer
 //     (cuptiActivityFlushAll(FORCED)), writes them and closes the file. A process killed before
-//     that leaves what the writer had already appended: buffers reach the writer at least every
-//     kFlushPeriodMs, so at most about that much is lost.
+//     that (SIGKILL, a crash, Python dying of an uncaught KeyboardInterrupt, which skips the C
+//     library's atexit handlers) leaves what the writer had already appended: every buffer CUPTI
+//     handed over. CUPTI's periodic flush (kFlushPeriodMs) hands over only full buffers, so what
+//     is lost is what the buffers still being filled hold (docs/reliability.md).
 //   - Under another CUPTI subscriber (Nsight Systems, a second injection), CUPTI refuses a second
 //     one: the collector records nothing, writes a trace file that says so (metadata
 //     collector_mode), and the launcher reports it. NVTX ranges still reach the other tool.
@@ -30,8 +32,9 @@
 
 namespace ampprof::cupti {
 
-// How often CUPTI hands over partly filled buffers (cuptiActivityFlushPeriod), so that records reach
-// the file while the process runs.
+// How often CUPTI's worker thread hands over the buffers that are full and complete
+// (cuptiActivityFlushPeriod; not partly filled ones, per cupti_activity.h), so that records reach the
+// file while the process runs.
 inline constexpr uint32_t kFlushPeriodMs = 1000;
 
 // Returns what InitializeInjection returns to the driver: 1, always (a collector that turned itself

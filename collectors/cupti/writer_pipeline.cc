@@ -164,6 +164,14 @@ void WriterPipeline::RunWriterLoop() {
       pool_.Release(buffer.data);
       lock.lock();
       ++written_;
+      // Once the queue is drained, what the buffers held goes to the file, not only whole chunks:
+      // the AmptWriter would otherwise keep up to a chunk of each record kind (and the metadata)
+      // in memory until exit, and a killed process would lose it.
+      if (queue_size_ == 0) {
+        lock.unlock();
+        static_cast<void>(FlushWriter());  // a write error sticks in the writer; Stop() reports it
+        lock.lock();
+      }
       continue;
     }
     if (stop_requested_) return;  // and the queue is empty; Stop() closes the file

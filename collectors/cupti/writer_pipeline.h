@@ -13,9 +13,10 @@
 // the middle of the application's CUDA calls. The writer thread does the rest in completion order:
 // it steps through a buffer's records with the RecordIterator it was given (in the collector:
 // cuptiActivityGetNextRecord and ConvertRecord; in tests, a fake), feeds the AmptWriter, which
-// appends a chunk whenever one is full, and hands the buffer back. So the file on disk is a
-// readable trace at every moment, and a process killed at any point leaves everything written
-// before the kill readable.
+// appends a chunk whenever one is full, and hands the buffer back; when no buffer is left to write
+// it flushes the writer, so every record of a completed buffer is in the file soon after. So the
+// file on disk is a readable trace at every moment, and a process killed at any point leaves
+// everything CUPTI handed over before the kill readable.
 //
 //   ASSIGN_OR_RETURN(auto writer, records::AmptWriter::Create(path, {}));
 //   ASSIGN_OR_RETURN(auto pipeline, WriterPipeline::Start(std::move(writer), IterateCuptiBuffer,

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -16,6 +17,8 @@ constexpr size_t kRecordChunkPrefix = ampt::kChunkHeaderBytes + ampt::kRecordsPa
 // Strings longer than this are cut: a chunk must stay under kMaxChunkPayloadBytes, and no kernel or
 // range name a person reads is anywhere near it.
 constexpr size_t kMaxStringBytes = 1u << 20;
+// A string table is cut at chunk_bytes, and never lets a string take it past the reader's limit.
+constexpr size_t kMaxStringTableBytes = ampt::kMaxChunkPayloadBytes - kMaxStringBytes - 8;
 
 void AppendU32(std::vector<uint8_t>& out, uint32_t value) {
   const size_t at = out.size();
@@ -46,8 +49,14 @@ base::StatusOr<std::unique_ptr<AmptWriter>> AmptWriter::Create(const std::string
   std::memcpy(header, ampt::kMagic.data(), ampt::kMagic.size());
   ampt::PutU16(header + 8, ampt::kMajorVersion);
   ampt::PutU16(header + 10, ampt::kMinorVersion);
-  writer->WriteBytes(header, sizeof(header));
-  if (!writer->status_.ok()) return writer->status_;
+  if (!writer->WriteAll(header, sizeof(header))) {
+    // A file without its header reads as "empty" or "truncated", not as a trace: remove the one
+    // this call created (a disk already full). An existing file given with `overwrite` may be a
+    // device (/dev/full) and stays.
+    if (!options.overwrite) ::unlink(path.c_str());
+    return writer->status_;
+  }
+  writer->bytes_written_ = sizeof(header);
   return writer;
 }
 
@@ -116,16 +125,23 @@ void AmptWriter::FlushRecords(RecordKind kind) {
   chunk.record_count = 0;
 }
 
+// New strings go out in tables of about chunk_bytes each: a single table of everything interned since
+// the last flush could pass the reader's kMaxChunkPayloadBytes (a thousand 64 KiB template names do).
 void AmptWriter::FlushStrings() {
-  if (strings_written_ == strings_.size() || !status_.ok()) return;
-  std::vector<uint8_t> chunk(ampt::kChunkHeaderBytes);
-  AppendU32(chunk, strings_written_);
-  AppendU32(chunk, static_cast<uint32_t>(strings_.size() - strings_written_));
-  for (uint32_t id = strings_written_; id < strings_.size(); ++id) {
-    AppendString(chunk, strings_.Get(base::StringId{id}));
+  while (strings_written_ < strings_.size() && status_.ok()) {
+    std::vector<uint8_t> chunk(ampt::kChunkHeaderBytes);
+    AppendU32(chunk, strings_written_);
+    AppendU32(chunk, 0);  // the count, known when the table is full
+    const size_t table_bytes = std::min(options_.chunk_bytes, kMaxStringTableBytes);
+    uint32_t end = strings_written_;
+    while (end < strings_.size() && chunk.size() < table_bytes) {
+      AppendString(chunk, strings_.Get(base::StringId{end}));
+      ++end;
+    }
+    ampt::PutU32(chunk.data() + ampt::kChunkHeaderBytes + 4, end - strings_written_);
+    WriteChunk(ampt::ChunkKind::kStringTable, chunk);
+    if (status_.ok()) strings_written_ = end;
   }
-  WriteChunk(ampt::ChunkKind::kStringTable, chunk);
-  if (status_.ok()) strings_written_ = static_cast<uint32_t>(strings_.size());
 }
 
 void AmptWriter::FlushMetadata() {
@@ -143,6 +159,13 @@ void AmptWriter::FlushMetadata() {
 void AmptWriter::FlushStats() {
   if (!status_.ok() || (stats_snapshot_written_ && stats_ == stats_written_)) return;
   if (!stats_snapshot_written_ && stats_.NonZero().empty()) return;
+  std::vector<uint8_t> chunk = StatsChunk();
+  WriteChunk(ampt::ChunkKind::kStats, chunk);
+  stats_written_ = stats_;
+  stats_snapshot_written_ = true;
+}
+
+std::vector<uint8_t> AmptWriter::StatsChunk() const {
   const std::vector<base::StatEntry> entries = stats_.NonZero();
   std::vector<uint8_t> chunk(ampt::kChunkHeaderBytes);
   AppendU32(chunk, static_cast<uint32_t>(entries.size()));
@@ -152,33 +175,65 @@ void AmptWriter::FlushStats() {
     chunk.resize(at + 8);
     ampt::PutI64(chunk.data() + at, entry.value);
   }
-  WriteChunk(ampt::ChunkKind::kStats, chunk);
-  stats_written_ = stats_;
-  stats_snapshot_written_ = true;
+  return chunk;
 }
 
-void AmptWriter::WriteChunk(ampt::ChunkKind kind, std::vector<uint8_t>& chunk) {
+// After a failed write nothing more is appended, but the file still says what it lost: a stats
+// snapshot after the last whole chunk, written over itself at every Flush() while the count of
+// dropped records grows, so that a process killed later leaves its last count. It takes a few hundred
+// bytes, which removing the cut-short chunk has usually freed; when even they cannot be written, the
+// file ends at its last whole chunk and the loss is not counted in it.
+void AmptWriter::WriteLossReport() {
+  if (!loss_report_possible_ || (loss_report_written_ && stats_ == stats_written_)) return;
+  std::vector<uint8_t> chunk = StatsChunk();
+  SealChunk(ampt::ChunkKind::kStats, chunk);
+  ssize_t written;
+  do {
+    written = ::pwrite(fd_, chunk.data(), chunk.size(), static_cast<off_t>(bytes_written_));
+  } while (written < 0 && errno == EINTR);
+  if (written == static_cast<ssize_t>(chunk.size())) {
+    stats_written_ = stats_;
+    loss_report_written_ = true;
+    return;
+  }
+  // Cut short, over the previous report too: remove it rather than leave a torn chunk, and stop.
+  static_cast<void>(::ftruncate(fd_, static_cast<off_t>(bytes_written_)));
+  loss_report_possible_ = false;
+}
+
+void AmptWriter::SealChunk(ampt::ChunkKind kind, std::vector<uint8_t>& chunk) {
   const size_t payload_bytes = chunk.size() - ampt::kChunkHeaderBytes;
   uint8_t* header = chunk.data();
   ampt::PutU32(header, static_cast<uint32_t>(kind));
   ampt::PutU32(header + 4, static_cast<uint32_t>(payload_bytes));
   ampt::PutU32(header + 8, base::Crc32c(chunk.data() + ampt::kChunkHeaderBytes, payload_bytes));
   ampt::PutU32(header + 12, base::Crc32c(header, 12));
-  WriteBytes(chunk.data(), chunk.size());
 }
 
-void AmptWriter::WriteBytes(const uint8_t* data, size_t size) {
-  while (size > 0 && status_.ok()) {
+void AmptWriter::WriteChunk(ampt::ChunkKind kind, std::vector<uint8_t>& chunk) {
+  SealChunk(kind, chunk);
+  if (WriteAll(chunk.data(), chunk.size())) {
+    bytes_written_ += chunk.size();
+    return;
+  }
+  // Part of the chunk may be on disk. Cut the file back to its last whole chunk, so that the loss
+  // report can follow it (anything appended after a torn chunk would read as its payload); where the
+  // file cannot be cut, it keeps the torn chunk, which the reader salvages as a truncated tail.
+  loss_report_possible_ = ::ftruncate(fd_, static_cast<off_t>(bytes_written_)) == 0;
+}
+
+bool AmptWriter::WriteAll(const uint8_t* data, size_t size) {
+  while (size > 0) {
     const ssize_t written = ::write(fd_, data, size);
     if (written < 0) {
       if (errno == EINTR) continue;
       status_ = base::IoError("{}: write failed: {}", path_, std::strerror(errno));
-      return;
+      return false;
     }
     data += written;
     size -= static_cast<size_t>(written);
-    bytes_written_ += static_cast<uint64_t>(written);
   }
+  return true;
 }
 
 void AmptWriter::DropPending(uint64_t records) {
@@ -191,6 +246,7 @@ base::Status AmptWriter::Flush() {
   for (uint8_t kind = 1; kind <= kRecordKindMax; ++kind) FlushRecords(static_cast<RecordKind>(kind));
   FlushStrings();  // strings interned by records that were never added still belong in the file
   FlushStats();
+  if (!status_.ok()) WriteLossReport();
   return status_;
 }
 

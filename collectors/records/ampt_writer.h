@@ -16,7 +16,10 @@
 //   RETURN_IF_ERROR(writer->Close());
 //
 // After the first write error (disk full, file removed under us) the writer stops writing, keeps the
-// error in status(), and counts every record it could not write in Stat::kCollectorWriteErrors.
+// error in status(), and counts every record it could not write in Stat::kCollectorWriteErrors. The
+// file is cut back to its last whole chunk and, at every later Flush() and at Close(), ends with a
+// stats snapshot holding that count, so the trace says what it lost (when the few hundred bytes it
+// takes can still be written).
 // Not thread-safe: one thread writes (the collector's writer thread, the generator, a test).
 
 #include <array>
@@ -38,6 +41,8 @@ class AmptWriter final : public RecordSink {
     bool overwrite = false;           // replace an existing file instead of failing
   };
 
+  // Creates the file and writes its header; when the header cannot be written (a full disk), the
+  // file it created is removed again.
   static base::StatusOr<std::unique_ptr<AmptWriter>> Create(const std::string& path,
                                                             const Options& options);
   ~AmptWriter() override;  // closes; call Close() first to see its errors
@@ -87,9 +92,14 @@ class AmptWriter final : public RecordSink {
   void FlushStrings();
   void FlushMetadata();
   void FlushStats();
-  // Fills the chunk header at the front of `chunk` (whose payload follows it) and writes it.
+  std::vector<uint8_t> StatsChunk() const;  // a stats snapshot, its header not yet filled in
+  void WriteLossReport();
+  // Fills the chunk header at the front of `chunk` (whose payload follows it).
+  static void SealChunk(ampt::ChunkKind kind, std::vector<uint8_t>& chunk);
+  // Seals and appends a chunk; on failure, cuts the file back to its last whole chunk.
   void WriteChunk(ampt::ChunkKind kind, std::vector<uint8_t>& chunk);
-  void WriteBytes(const uint8_t* data, size_t size);
+  // Appends `size` bytes; false (status_ set) when the write fails, part of them possibly written.
+  bool WriteAll(const uint8_t* data, size_t size);
   void DropPending(uint64_t records);
 
   int fd_ = -1;
@@ -97,7 +107,9 @@ class AmptWriter final : public RecordSink {
   Options options_;
   base::Status status_;
   bool closed_ = false;
-  uint64_t bytes_written_ = 0;
+  uint64_t bytes_written_ = 0;  // the file header and every whole chunk: where the next chunk goes
+  bool loss_report_possible_ = true;
+  bool loss_report_written_ = false;
 
   base::StringPool strings_;
   uint32_t strings_written_ = 0;

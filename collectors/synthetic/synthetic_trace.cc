@@ -1,5 +1,6 @@
 #include "collectors/synthetic/synthetic_trace.h"
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <unordered_map>
@@ -164,7 +165,10 @@ class Generator {
 
   base::Status Run() {
     EmitDescription();
-    for (uint64_t step = 0; kernels_emitted_ + Pending() < options_.kernels; ++step) Step(step);
+    for (uint64_t step = 0; kernels_emitted_ + Pending() < options_.kernels; ++step) {
+      Step(step);
+      if (options_.after_step && !options_.after_step(step)) break;
+    }
     FlushKernels(kComputeStream, 0);
     FlushKernels(kCommStream, 0);
     return base::OkStatus();
@@ -336,11 +340,26 @@ class Generator {
     kernels_emitted_ += emit;
   }
 
-  // Interning hashes the whole name; kernel kinds are few, so remember their ids.
+  // Interning hashes the whole name; kernel kinds are few, so remember their ids, unless every
+  // launch may have a name of its own.
   base::StringId NameOf(const KernelKind& kind) {
+    if (options_.kernel_name_variants > 0) return sink_.strings().Intern(StressName(kind));
     auto [it, inserted] = kernel_names_.try_emplace(&kind, base::StringId());
-    if (inserted) it->second = sink_.strings().Intern(kind.name);
+    if (inserted) it->second = sink_.strings().Intern(StressName(kind));
     return it->second;
+  }
+
+  // The real name with the options' variant number and padding (SyntheticTraceOptions).
+  std::string StressName(const KernelKind& kind) {
+    std::string name = kind.name;
+    if (options_.kernel_name_variants > 0) {
+      name += fmt::format("_v{}", launches_++ % options_.kernel_name_variants);
+    }
+    if (name.size() < options_.kernel_name_bytes) {
+      name += '_';
+      name.resize(std::max<size_t>(options_.kernel_name_bytes, name.size()), 'x');
+    }
+    return name;
   }
 
   uint64_t Pending() const { return pending_[0].size() + pending_[1].size(); }
@@ -405,6 +424,7 @@ class Generator {
   std::array<std::vector<KernelRecord>, 2> pending_;
   std::unordered_map<const KernelKind*, base::StringId> kernel_names_;
   uint64_t kernels_emitted_ = 0;
+  uint64_t launches_ = 0;  // for the names' variant numbers
   uint32_t correlation_ = 0;
   base::StringId cuda_launch_kernel_;
   base::StringId cuda_memcpy_async_;

@@ -24,6 +24,7 @@
 // Tensor-Core kernels' time), FP32 elementwise kernels, no casts, no unscale, no found_inf read.
 
 #include <cstdint>
+#include <functional>
 
 #include "collectors/records/record_sink.h"
 #include "src/base/status.h"
@@ -37,6 +38,18 @@ struct SyntheticTraceOptions {
   uint32_t layers = 8;       // linear layers of the model: 7 kernels each, plus 6 per step
   uint64_t seed = 1;
   SyntheticPrecision precision = SyntheticPrecision::kAmp;
+
+  // Kernel names for stress tests (0: the real names as they are). Every name is its real name,
+  // then, with `kernel_name_variants` N, "_v<i mod N>" for the i-th launch (N at least `kernels`:
+  // every kernel a name of its own), then "_" and 'x's up to `kernel_name_bytes` (deep template
+  // instantiations run to tens of KiB).
+  uint64_t kernel_name_variants = 0;
+  uint32_t kernel_name_bytes = 0;
+
+  // Called after each step's records are delivered, with the step's index; false ends the loop
+  // there. Kernels are delivered in batches, as CUPTI hands them over, so up to a batch per stream
+  // is still held back when it is called; the loop delivers them when it ends.
+  std::function<bool(uint64_t step)> after_step{};
 };
 
 base::Status GenerateSyntheticTrace(const SyntheticTraceOptions& options, records::RecordSink& sink);

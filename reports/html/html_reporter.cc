@@ -10,6 +10,7 @@
 
 #include "analyzers/finding_catalog.h"
 #include "analyzers/verdict.h"
+#include "analyzers/workload_outcome.h"
 #include "reports/html/html_assets.h"
 #include "reports/html/html_escape.h"
 #include "reports/html/markdown_html.h"
@@ -401,6 +402,9 @@ void RenderHeader(const Context& ctx, std::ostream& out) {
   }
   if (!report.summary.workload.empty()) {
     fmt::print(out, "<dt>workload</dt><dd>{}</dd>", EscapeHtml(report.summary.workload));
+  }
+  if (report.workload_outcome) {
+    fmt::print(out, "<dt>ended</dt><dd>{}</dd>", EscapeHtml(analyzers::DescribeOutcome(*report.workload_outcome)));
   }
   out << "</dl>\n<nav>";
   fmt::print(out, "<a href=\"#{}\">verdict</a>", ctx.Anchor("verdict"));

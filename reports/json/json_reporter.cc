@@ -8,6 +8,7 @@
 #include "analyzers/finding_catalog.h"
 #include "analyzers/finding_fix.h"
 #include "analyzers/verdict.h"
+#include "analyzers/workload_outcome.h"
 #include "reports/json/json_writer.h"
 
 namespace ampprof::reports {
@@ -256,6 +257,15 @@ void WriteDataQuality(JsonWriter& json, const base::Stats& stats) {
   json.EndArray().EndObject();
 }
 
+void WriteWorkloadOutcome(JsonWriter& json, const analyzers::WorkloadOutcome& outcome) {
+  json.Key("workload_outcome").BeginObject().Field("exit_status", outcome.ShellStatus()).Key("exit_code");
+  outcome.signal == 0 ? json.Int(outcome.exit_code) : json.Null();
+  json.Key("signal");
+  outcome.signal != 0 ? json.Int(outcome.signal) : json.Null();
+  WriteOptionalString(json, "signal_name", outcome.signal != 0 ? analyzers::SignalName(outcome.signal) : "");
+  json.Field("text", analyzers::DescribeOutcome(outcome)).EndObject();
+}
+
 void WriteReport(JsonWriter& json, const Report& report) {
   json.BeginObject().Field("label", report.label).Key("rank");
   report.rank >= 0 ? json.Int(report.rank) : json.Null();
@@ -264,6 +274,7 @@ void WriteReport(JsonWriter& json, const Report& report) {
     json.BeginObject().Field("path", input.path).Field("format", input.format).EndObject();
   }
   json.EndArray();
+  if (report.workload_outcome) WriteWorkloadOutcome(json, *report.workload_outcome);
   WriteVerdict(json, report);
   WriteFindings(json, report);
   if (report.comparison) WriteComparison(json, *report.comparison);

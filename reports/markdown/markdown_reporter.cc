@@ -10,6 +10,7 @@
 
 #include "analyzers/finding_fix.h"
 #include "analyzers/verdict.h"
+#include "analyzers/workload_outcome.h"
 #include "src/base/format.h"
 #include "src/base/time.h"
 
@@ -33,6 +34,14 @@ std::string Escape(std::string_view text) {
     escaped += c;
   }
   return escaped;
+}
+
+// A kernel name cut in the middle past a few lines' worth: template instantiations run to tens of KiB,
+// and a pull-request comment is limited to 64 KiB in all.
+std::string Abridged(std::string_view name) {
+  constexpr size_t kMaxBytes = 240;
+  if (name.size() <= kMaxBytes) return std::string(name);
+  return fmt::format("{}...{}", name.substr(0, kMaxBytes - 60), name.substr(name.size() - 57));
 }
 
 // `code` for identifiers and paths; a backtick inside makes the fence longer, as CommonMark allows.
@@ -98,7 +107,7 @@ void RenderFindings(const Report& report, std::ostream& out) {
     for (const analyzers::Evidence& evidence : finding.evidence) {
       fmt::print(out, "- {}: {}\n", Escape(evidence.label), Escape(evidence.value));
     }
-    for (const std::string& example : finding.examples) fmt::print(out, "- e.g. {}\n", Code(example));
+    for (const std::string& example : finding.examples) fmt::print(out, "- e.g. {}\n", Code(Abridged(example)));
     fmt::print(out, "- how to fix it: {}\n\n", Code("ampprof explain " + finding.id));
   }
   fmt::print(out, "</details>\n\n");
@@ -139,6 +148,10 @@ void RenderReport(const Report& report, std::ostream& out) {
   fmt::print(out, "### ampprof: {}\n\n", Escape(report.label));
   fmt::print(out, "**{}**\n\n", Escape(analyzers::JudgeReport(report).text));
   fmt::print(out, "{}\n\n", Context(report));
+  if (report.workload_outcome) {
+    fmt::print(out, "The workload {}{}.\n\n", report.workload_outcome->signal != 0 ? "was " : "",
+               analyzers::DescribeOutcome(*report.workload_outcome));
+  }
   RenderFindings(report, out);
   RenderComparison(report, out);
 }

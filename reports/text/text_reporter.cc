@@ -10,6 +10,7 @@
 
 #include "analyzers/finding_fix.h"
 #include "analyzers/verdict.h"
+#include "analyzers/workload_outcome.h"
 #include "reports/text/text_layout.h"
 #include "reports/text/text_style.h"
 #include "reports/text/text_tables.h"
@@ -68,6 +69,7 @@ void RenderHeader(const Report& report, std::ostream& out, size_t width) {
   }
   const analyzers::TraceSummary& summary = report.summary;
   if (!summary.workload.empty()) fmt::print(out, "workload  {}\n", Shorten(summary.workload, width - 10));
+  if (report.workload_outcome) fmt::print(out, "ended     {}\n", analyzers::DescribeOutcome(*report.workload_outcome));
   if (!summary.collector_note.empty()) {
     const std::vector<std::string> lines = base::WrapText(summary.collector_note, width - 10);
     for (size_t i = 0; i < lines.size(); ++i) {

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,7 @@ struct ModeRun {
   int index = 0;  // 1-based repetition
   std::string dir;
   std::vector<std::string> traces;
+  analyzers::WorkloadOutcome outcome;
 };
 
 // One pair's comparison: the AMP traces against the FP32 run as the baseline.
@@ -67,6 +69,7 @@ base::StatusOr<PairResult> ComparePair(const ModeRun& fp32, const ModeRun& amp) 
   PairResult pair;
   pair.index = amp.index;
   ASSIGN_OR_RETURN(pair.reports, pipeline::AnalyzeTraces(amp.traces, {.baseline = fp32.dir}));
+  SetWorkloadOutcome(pair.reports, amp.outcome);
   for (const analyzers::Report& report : pair.reports) {
     if (!report.comparison) continue;
     pair.speedup = report.comparison->speedup;
@@ -94,6 +97,43 @@ void RenderSpread(const std::vector<PairResult>& pairs, std::ostream& out) {
              speedups[speedups.size() / 2], speedups.front(), speedups.back(), speedups.size());
 }
 
+// The report on stdout, the HTML page in the comparison's directory (the parent of the runs').
+void PrintReports(std::span<const analyzers::Report> reports, const std::vector<ModeRun>& runs) {
+  reports::RenderText(reports, std::cout, {});
+  std::cout.flush();
+  const std::filesystem::path output_dir = std::filesystem::path(runs.front().dir).parent_path();
+  WriteHtmlReport(reports, (output_dir / "report.html").string(), "compare");
+}
+
+// What a run that failed (crashed, was interrupted) recorded: a mixed-precision run against its
+// FP32 run, an FP32 run on its own.
+base::StatusOr<std::vector<analyzers::Report>> StoppedRunReports(const std::vector<ModeRun>& runs,
+                                                                 size_t stopped) {
+  const ModeRun& run = runs[stopped];
+  if (run.mode == Mode::kAmp) {
+    ASSIGN_OR_RETURN(PairResult pair, ComparePair(runs[stopped - 1], run));
+    return std::move(pair.reports);
+  }
+  fmt::print(std::cerr, "ampprof compare: nothing to compare; the FP32 run's own report follows\n");
+  ASSIGN_OR_RETURN(std::vector<analyzers::Report> reports, pipeline::AnalyzeTraces(run.traces));
+  SetWorkloadOutcome(reports, run.outcome);
+  return reports;
+}
+
+// A failed run stops the comparison, and ampprof exits with its status; what it recorded is still
+// reported, with how it ended.
+int ReportOnStoppedRun(const std::vector<ModeRun>& runs, size_t stopped, const CompareOptions& options) {
+  const int status = runs[stopped].outcome.ShellStatus();
+  if (!options.report || runs[stopped].traces.empty()) return status;
+  base::StatusOr<std::vector<analyzers::Report>> reports = StoppedRunReports(runs, stopped);
+  if (!reports.ok()) {
+    fmt::print(std::cerr, "ampprof compare: cannot analyze the traces: {}\n", reports.status().message());
+    return status;
+  }
+  PrintReports(*reports, runs);
+  return status;
+}
+
 int Compare(const CompareOptions& options) {
   base::StatusOr<CollectorFiles> collector = FindCollector();
   if (!collector.ok()) {
@@ -115,12 +155,13 @@ int Compare(const CompareOptions& options) {
         fmt::print(std::cerr, "ampprof compare: {}\n", dir.status().message());
         return kExitBadInput;
       }
-      runs.push_back({mode, index, *dir, {}});
+      runs.push_back({mode, index, *dir, {}, {}});
     }
   }
 
   // Alternating FP32 and AMP, so that drift (clocks, temperature, other jobs) touches both alike.
-  for (ModeRun& run : runs) {
+  for (size_t r = 0; r < runs.size(); ++r) {
+    ModeRun& run = runs[r];
     fmt::print(std::cerr, "ampprof compare: {} run {} of {}\n",
                run.mode == Mode::kFp32 ? "FP32" : "mixed-precision", run.index, options.runs);
     TracedWorkload workload;
@@ -133,17 +174,18 @@ int Compare(const CompareOptions& options) {
       fmt::print(std::cerr, "ampprof compare: {}\n", result.status().message());
       return ExitStatusForLaunchError(result.status());
     }
-    if (result->exit_status != 0) {
-      fmt::print(std::cerr, "ampprof compare: the {} run exited with status {}; stopping\n",
-                 ModeName(run.mode), result->exit_status);
-      return result->exit_status;
+    run.outcome = result->outcome;
+    run.traces = std::move(result->traces);
+    if (run.outcome.ShellStatus() != 0) {
+      fmt::print(std::cerr, "ampprof compare: the {} run {}{}; stopping\n", ModeName(run.mode),
+                 run.outcome.signal != 0 ? "was " : "", analyzers::DescribeOutcome(run.outcome));
+      return ReportOnStoppedRun(runs, r, options);
     }
     if (!result->recorded) return kExitOk;  // another tool owns the tracing: nothing to compare
-    if (result->traces.empty()) {
+    if (run.traces.empty()) {
       ExplainNoTrace("compare", run.dir, workload.capture);
       return kExitOk;
     }
-    run.traces = std::move(result->traces);
   }
   if (!options.report) return kExitOk;
 
@@ -167,10 +209,7 @@ int Compare(const CompareOptions& options) {
     RenderSpread(pairs, std::cout);
     fmt::print(std::cout, "The report of pair {}, the median speed-up:\n\n", median.index);
   }
-  reports::RenderText(median.reports, std::cout, {});
-  std::cout.flush();
-  const std::filesystem::path output_dir = std::filesystem::path(runs.front().dir).parent_path();
-  WriteHtmlReport(median.reports, (output_dir / "report.html").string(), "compare");
+  PrintReports(median.reports, runs);
   return kExitOk;
 }
 

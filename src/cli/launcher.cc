@@ -68,7 +68,7 @@ std::vector<std::string> ChildEnvironment(const std::vector<std::pair<std::strin
 
 }  // namespace
 
-base::StatusOr<int> RunWorkload(const LaunchRequest& request) {
+base::StatusOr<analyzers::WorkloadOutcome> RunWorkload(const LaunchRequest& request) {
   if (request.argv.empty()) return base::InvalidArgumentError("no command to run");
   // Everything the child needs is built before fork: after it, only async-signal-safe calls.
   std::vector<char*> argv;
@@ -85,9 +85,17 @@ base::StatusOr<int> RunWorkload(const LaunchRequest& request) {
     return base::IoError("cannot create a pipe: {}", std::strerror(errno));
   }
   SignalForwarding forwarding;
+  // Blocked until the child's pid is known, so that a signal sent while it is being started is
+  // forwarded to it rather than dropped; the child has them unblocked again before exec.
+  sigset_t forwarded;
+  sigset_t unblocked;
+  sigemptyset(&forwarded);
+  for (const int signal : kForwardedSignals) sigaddset(&forwarded, signal);
+  sigprocmask(SIG_BLOCK, &forwarded, &unblocked);
   const pid_t child = fork();
   if (child < 0) {
     const int error = errno;
+    sigprocmask(SIG_SETMASK, &unblocked, nullptr);
     close(error_pipe[0]);
     close(error_pipe[1]);
     return base::IoError("cannot start '{}': {}", request.argv[0], std::strerror(error));
@@ -95,6 +103,7 @@ base::StatusOr<int> RunWorkload(const LaunchRequest& request) {
   if (child == 0) {
     close(error_pipe[0]);
     for (size_t i = 0; i < kForwardedSignals.size(); ++i) sigaction(kForwardedSignals[i], &forwarding.previous(i), nullptr);
+    sigprocmask(SIG_SETMASK, &unblocked, nullptr);
     execvpe(argv[0], argv.data(), envp.data());
     const int error = errno;
     ssize_t ignored = write(error_pipe[1], &error, sizeof(error));
@@ -102,6 +111,7 @@ base::StatusOr<int> RunWorkload(const LaunchRequest& request) {
     _exit(kExitCommandNotFound);
   }
   g_child_pid = child;
+  sigprocmask(SIG_SETMASK, &unblocked, nullptr);
   close(error_pipe[1]);
   int exec_error = 0;
   ssize_t got;
@@ -110,6 +120,13 @@ base::StatusOr<int> RunWorkload(const LaunchRequest& request) {
   } while (got < 0 && errno == EINTR);
   close(error_pipe[0]);
 
+  // Waited for without being reaped: until it is, its pid cannot be reused, so a signal forwarded
+  // while it exits reaches no other process. Forwarding stops before it is reaped.
+  siginfo_t ended{};
+  while (waitid(P_PID, static_cast<id_t>(child), &ended, WEXITED | WNOWAIT) != 0) {
+    if (errno != EINTR) return base::IoError("waiting for '{}': {}", request.argv[0], std::strerror(errno));
+  }
+  g_child_pid = 0;
   int status = 0;
   while (waitpid(child, &status, 0) < 0) {
     if (errno != EINTR) return base::IoError("waiting for '{}': {}", request.argv[0], std::strerror(errno));
@@ -119,9 +136,13 @@ base::StatusOr<int> RunWorkload(const LaunchRequest& request) {
     if (exec_error == ENOENT) return base::NotFoundError("cannot run '{}': {}", request.argv[0], std::strerror(exec_error));
     return base::UnsupportedError("cannot run '{}': {}", request.argv[0], std::strerror(exec_error));
   }
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return 128;
+  analyzers::WorkloadOutcome outcome;
+  if (WIFSIGNALED(status)) {
+    outcome.signal = WTERMSIG(status);
+  } else {
+    outcome.exit_code = WEXITSTATUS(status);
+  }
+  return outcome;
 }
 
 }  // namespace ampprof::cli

@@ -8,16 +8,23 @@
 //   LaunchRequest request;
 //   request.argv = {"python", "train.py"};
 //   request.environment = {{"CUDA_INJECTION64_PATH", "/opt/ampprof/lib/libampprof_inject.so"}};
-//   ASSIGN_OR_RETURN(const int status, RunWorkload(request));   // 0, the program's code, or 128 + signal
+//   ASSIGN_OR_RETURN(const analyzers::WorkloadOutcome ended, RunWorkload(request));
+//   return ended.ShellStatus();        // 0, the program's exit code, or 128 + the signal that killed it
 //
 // Signals: the child stays in ampprof's process group, so a Ctrl-C at the terminal reaches both directly;
 // ampprof forwards only signals that another process sent to it (kill, a scheduler's SIGTERM), never the
-// terminal's, so the workload does not get a second SIGINT while it handles the first.
+// terminal's, so the workload does not get a second SIGINT while it handles the first. While the
+// workload runs, those signals never end ampprof itself, however many come: it waits for the workload
+// and reports on it. Once the workload has ended, they have their usual effect again (a Ctrl-C during
+// the analysis stops ampprof; the traces are on disk for `ampprof analyze`). A signal that arrives
+// while the child is being started is forwarded once it exists, and none is sent after it was reaped,
+// when its pid may already belong to another process.
 
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "analyzers/workload_outcome.h"
 #include "src/base/status.h"
 
 namespace ampprof::cli {
@@ -31,10 +38,10 @@ struct LaunchRequest {
 inline constexpr int kExitCommandNotFound = 127;
 inline constexpr int kExitCannotExecute = 126;
 
-// Runs the workload to completion. Returns its exit code, or 128 + the signal that killed it. A program
-// that cannot be started is an error naming it and why: kNotFound when it does not exist (the CLI exits
-// 127 for it, like a shell), kUnsupported when it cannot be executed (126).
-base::StatusOr<int> RunWorkload(const LaunchRequest& request);
+// Runs the workload to completion. Returns how it ended: its exit code, or the signal that killed it. A
+// program that cannot be started is an error naming it and why: kNotFound when it does not exist (the
+// CLI exits 127 for it, like a shell), kUnsupported when it cannot be executed (126).
+base::StatusOr<analyzers::WorkloadOutcome> RunWorkload(const LaunchRequest& request);
 
 }  // namespace ampprof::cli
 

@@ -1,5 +1,6 @@
 #include "src/cli/output_directory.h"
 
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,6 +24,12 @@ base::StatusOr<std::string> PrepareOutputDirectory(const std::string& path, bool
     return base::IoError("{}: cannot create the output directory: {}", path, error.message());
   if (access(directory.c_str(), W_OK | X_OK) != 0) {
     return base::IoError("{}: the output directory is not writable", path);
+  }
+  // A disk that is already full would leave every process without a trace; one that fills during
+  // the run is the writer's business (it counts what it could not write).
+  struct statvfs space {};
+  if (statvfs(directory.c_str(), &space) == 0 && space.f_bavail == 0) {
+    return base::IoError("{}: no space left on the output directory's device", path);
   }
 
   ASSIGN_OR_RETURN(const std::vector<std::string> earlier, AmptTracesIn(directory.string()));

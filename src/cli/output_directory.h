@@ -6,7 +6,8 @@
 //
 //   ASSIGN_OR_RETURN(std::string dir, PrepareOutputDirectory("ampprof-out", /*replace=*/false));
 //
-// The directory is created when missing (with its parents) and must be writable. Traces of an earlier
+// The directory is created when missing (with its parents), must be writable and its device must have
+// space left. Traces of an earlier
 // run in it (*.ampt) are never silently mixed with or overwritten by the new ones: that is an error,
 // unless `replace`, which deletes them first. Returns the absolute path (the workload may chdir).
 

@@ -24,8 +24,9 @@ struct RunOptions {
   bool report = true;
 };
 
-// Every trace the run wrote, analyzed and printed.
-void ReportOnTraces(const std::vector<std::string>& traces, const std::string& output_dir) {
+// Every trace the run wrote, analyzed and printed, with how the workload ended.
+void ReportOnTraces(const std::vector<std::string>& traces, const std::string& output_dir,
+                    const analyzers::WorkloadOutcome& outcome) {
   fmt::print(std::cerr, "ampprof run: {} trace(s) in {}\n", traces.size(), output_dir);
   auto reports = pipeline::AnalyzeTraces(traces);
   if (!reports.ok()) {
@@ -33,6 +34,7 @@ void ReportOnTraces(const std::vector<std::string>& traces, const std::string& o
                reports.status().message());
     return;
   }
+  SetWorkloadOutcome(*reports, outcome);
   for (const analyzers::Report& report : *reports) {
     if (!report.summary.collector_note.empty()) {
       fmt::print(std::cerr, "ampprof run: {}: {}\n", report.label, report.summary.collector_note);
@@ -73,10 +75,10 @@ int Run(const RunOptions& options) {
     if (result->traces.empty()) {
       ExplainNoTrace("run", *output_dir, workload.capture);
     } else {
-      ReportOnTraces(result->traces, *output_dir);
+      ReportOnTraces(result->traces, *output_dir, result->outcome);
     }
   }
-  return result->exit_status;
+  return result->outcome.ShellStatus();
 }
 
 }  // namespace

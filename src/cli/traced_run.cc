@@ -1,6 +1,5 @@
 #include "src/cli/traced_run.h"
 
-#include <cstring>
 #include <fstream>
 #include <iostream>
 
@@ -12,19 +11,6 @@
 #include "src/cli/output_directory.h"
 
 namespace ampprof::cli {
-namespace {
-
-// What the exit status says about how the workload ended, when a signal ended it.
-std::optional<std::string> HowItDied(int status) {
-  if (status <= 128 || status > 128 + 64) return std::nullopt;
-  const int signal = status - 128;
-  const char* name = sigabbrev_np(signal);
-  return fmt::format(
-      "the workload was killed by signal {} (SIG{}); its traces hold what was recorded before",
-      signal, name != nullptr ? name : "?");
-}
-
-}  // namespace
 
 void AddTracedRunFlags(CLI::App* command, TracedRunFlags& flags) {
   command
@@ -96,9 +82,11 @@ base::StatusOr<TracedRunResult> RunTraced(const TracedWorkload& workload,
   request.argv = workload.argv;
   request.environment = std::move(traced.variables);
   for (const auto& variable : workload.extra_environment) request.environment.push_back(variable);
-  ASSIGN_OR_RETURN(result.exit_status, RunWorkload(request));
-  if (std::optional<std::string> death = HowItDied(result.exit_status)) {
-    fmt::print(std::cerr, "ampprof {}: {}\n", command, *death);
+  ASSIGN_OR_RETURN(result.outcome, RunWorkload(request));
+  if (result.outcome.signal != 0) {
+    fmt::print(std::cerr,
+               "ampprof {}: the workload was {}; its traces hold what was recorded before\n",
+               command, analyzers::DescribeOutcome(result.outcome));
   }
   // The workload has run: a directory that cannot be listed loses the report, not its exit status.
   base::StatusOr<std::vector<std::string>> traces = AmptTracesIn(workload.output_dir);
@@ -125,6 +113,10 @@ void ExplainNoTrace(std::string_view command, const std::string& output_dir,
           ? "  - --capture-range=cudaProfilerApi: the program never called cudaProfilerStart "
             "(torch.cuda.profiler.start()).\n"
           : "");
+}
+
+void SetWorkloadOutcome(std::span<analyzers::Report> reports, const analyzers::WorkloadOutcome& outcome) {
+  for (analyzers::Report& report : reports) report.workload_outcome = outcome;
 }
 
 void WriteHtmlReport(std::span<const analyzers::Report> reports, const std::string& path,

@@ -9,7 +9,7 @@
 //   AddTracedRunFlags(command, flags);
 //   ...
 //   ASSIGN_OR_RETURN(TracedRunResult result, RunTraced(workload, "run"));
-//   // result.exit_status: the workload's; result.traces: what it wrote
+//   // result.outcome: how the workload ended; result.traces: what it wrote
 
 #include <optional>
 #include <span>
@@ -52,7 +52,7 @@ struct TracedWorkload {
 };
 
 struct TracedRunResult {
-  int exit_status = 0;                  // the workload's, as a shell reports it
+  analyzers::WorkloadOutcome outcome;   // outcome.ShellStatus(): what ampprof exits with
   bool recorded = true;                 // false when another tool owned CUDA/NVTX injection
   std::vector<std::string> traces;      // the .ampt files it wrote, sorted
 };
@@ -66,6 +66,10 @@ base::StatusOr<TracedRunResult> RunTraced(const TracedWorkload& workload, const 
 // The likely reasons for a run that left no trace, printed to stderr.
 void ExplainNoTrace(std::string_view command, const std::string& output_dir,
                     const CaptureOptions& capture);
+
+// Every report made from a traced run carries how its workload ended, so that the report itself says
+// when the program crashed or was interrupted.
+void SetWorkloadOutcome(std::span<analyzers::Report> reports, const analyzers::WorkloadOutcome& outcome);
 
 // The self-contained HTML page of `reports` (reports/html) written to `path`, said on stderr: where it
 // is, or one line saying it could not be written (the text report has been printed either way).

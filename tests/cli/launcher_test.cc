@@ -12,9 +12,9 @@ namespace ampprof::cli {
 namespace {
 
 int Launch(std::vector<std::string> argv, std::vector<std::pair<std::string, std::string>> environment = {}) {
-  const base::StatusOr<int> status = RunWorkload({std::move(argv), std::move(environment)});
-  EXPECT_TRUE(status.ok()) << status.status().ToString();
-  return status.ok() ? *status : -1;
+  const base::StatusOr<analyzers::WorkloadOutcome> ended = RunWorkload({std::move(argv), std::move(environment)});
+  EXPECT_TRUE(ended.ok()) << ended.status().ToString();
+  return ended.ok() ? ended->ShellStatus() : -1;
 }
 
 TEST(Launcher, ReturnsTheWorkloadsExitStatus) {
@@ -24,6 +24,18 @@ TEST(Launcher, ReturnsTheWorkloadsExitStatus) {
 
 TEST(Launcher, ReportsDeathBySignalLikeAShell) {
   EXPECT_EQ(Launch({"sh", "-c", "kill -KILL $$"}), 128 + SIGKILL);
+}
+
+// 130 from exit(130) and 130 from a death by SIGINT read the same to a shell, but not to a person
+// reading why a run ended.
+TEST(Launcher, TellsAnExitCodeFromADeathBySignal) {
+  const auto exited = RunWorkload({{"sh", "-c", "exit 130"}, {}});
+  ASSERT_TRUE(exited.ok());
+  EXPECT_EQ(*exited, (analyzers::WorkloadOutcome{.exit_code = 130, .signal = 0}));
+  const auto killed = RunWorkload({{"sh", "-c", "kill -TERM $$"}, {}});
+  ASSERT_TRUE(killed.ok());
+  EXPECT_EQ(*killed, (analyzers::WorkloadOutcome{.exit_code = 0, .signal = SIGTERM}));
+  EXPECT_EQ(killed->ShellStatus(), 128 + SIGTERM);
 }
 
 TEST(Launcher, SetsTheRequestedEnvironmentOverTheInheritedOne) {
@@ -36,11 +48,11 @@ TEST(Launcher, SetsTheRequestedEnvironmentOverTheInheritedOne) {
 }
 
 TEST(Launcher, NamesAProgramThatCannotBeStarted) {
-  const base::StatusOr<int> missing = RunWorkload({{"ampprof-no-such-program"}, {}});
+  const auto missing = RunWorkload({{"ampprof-no-such-program"}, {}});
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.status().code(), base::StatusCode::kNotFound);
   EXPECT_NE(missing.status().message().find("ampprof-no-such-program"), std::string::npos);
-  const base::StatusOr<int> not_executable = RunWorkload({{"/tmp"}, {}});  // a directory
+  const auto not_executable = RunWorkload({{"/tmp"}, {}});  // a directory
   ASSERT_FALSE(not_executable.ok());
   EXPECT_EQ(not_executable.status().code(), base::StatusCode::kUnsupported);
   EXPECT_FALSE(RunWorkload({{}, {}}).ok());

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <map>
 #include <stdexcept>
@@ -181,6 +182,25 @@ TEST(WriterPipelineTest, FlushWritesEverythingCompletedBeforeIt) {
   ASSERT_TRUE(pipeline->Flush().ok());
   EXPECT_EQ(ReadBack(path).kernels.size(), 1005u);
   ASSERT_TRUE(pipeline->Flush().ok());  // nothing new: returns at once
+  ASSERT_TRUE(pipeline->Stop().ok());
+}
+
+// The collector never calls Flush() while the process runs: the records of each buffer CUPTI hands
+// over must reach the file by themselves, not wait in the writer for a chunk to fill until exit,
+// or a process killed later loses them. Polled, since the writer thread gets there on its own time.
+TEST(WriterPipelineTest, RecordsOfACompletedBufferReachTheFileWithoutAFlush) {
+  TempDir dir;
+  const std::string path = dir.File("trace.ampt");
+  auto pipeline =
+      StartPipeline(path, {.buffer_bytes = 4096, .max_buffers = 4, .preallocated_buffers = 1});
+  ASSERT_NE(pipeline, nullptr);
+  ASSERT_TRUE(ProduceBuffer(*pipeline, 0, 0, 10));  // 10 records: far less than a 64 KiB chunk
+  size_t on_disk = 0;
+  for (int attempt = 0; attempt < 500 && on_disk < 10; ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    on_disk = ReadBack(path).kernels.size();
+  }
+  EXPECT_EQ(on_disk, 10u);
   ASSERT_TRUE(pipeline->Stop().ok());
 }
 

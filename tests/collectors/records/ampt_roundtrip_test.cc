@@ -2,6 +2,7 @@
 // however the file is cut.
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <csignal>
 
@@ -211,39 +212,121 @@ TEST(AmptWriter, ReportsAFullDiskAtCreation) {
       << writer.status().message();
 }
 
-// A disk that fills while the trace is written: simulated with a file-size limit. The writer keeps the
-// first error, stops writing, counts what it dropped, and what it wrote before stays readable.
-TEST(AmptWriter, CountsRecordsDroppedAfterTheDiskFills) {
+// A disk that fills while the trace is written, simulated with a file-size limit (writes past it fail
+// with EFBIG, as they would with ENOSPC) for as long as the object lives.
+class FileSizeLimit {
+ public:
+  explicit FileSizeLimit(rlim_t bytes) {
+    getrlimit(RLIMIT_FSIZE, &saved_);
+    previous_handler_ = std::signal(SIGXFSZ, SIG_IGN);  // EFBIG instead of a signal
+    struct rlimit limited = saved_;
+    limited.rlim_cur = bytes;
+    ok_ = setrlimit(RLIMIT_FSIZE, &limited) == 0;
+  }
+  ~FileSizeLimit() {
+    setrlimit(RLIMIT_FSIZE, &saved_);
+    std::signal(SIGXFSZ, previous_handler_);
+  }
+  FileSizeLimit(const FileSizeLimit&) = delete;
+  FileSizeLimit& operator=(const FileSizeLimit&) = delete;
+  bool ok() const { return ok_; }
+
+ private:
+  struct rlimit saved_ {};
+  void (*previous_handler_)(int) = nullptr;
+  bool ok_ = false;
+};
+
+// A disk already full when the trace is created: an error, and no headerless file left to read as a
+// broken trace.
+TEST(AmptWriter, LeavesNoFileWhenItsHeaderCannotBeWritten) {
   TempDir dir;
-  struct rlimit saved;
-  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &saved), 0);
-  const auto previous_handler = std::signal(SIGXFSZ, SIG_IGN);  // get EFBIG instead of a signal
-  struct rlimit limited = saved;
-  limited.rlim_cur = 8192;
-  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &limited), 0);
+  FileSizeLimit limit(8);  // half the header
+  ASSERT_TRUE(limit.ok());
+  const auto writer = AmptWriter::Create(dir.File("t.ampt"), {});
+  ASSERT_FALSE(writer.ok());
+  EXPECT_NE(writer.status().message().find("write failed"), std::string::npos) << writer.status().message();
+  EXPECT_NE(access(dir.File("t.ampt").c_str(), F_OK), 0) << "the headerless file was left behind";
+}
 
-  AmptWriter::Options options;
-  options.chunk_bytes = 512;
-  auto writer = AmptWriter::Create(dir.File("t.ampt"), options);
-  ASSERT_TRUE(writer.ok());
-  testing::RecordBuilder b(**writer);
-  for (int i = 0; i < 2000; ++i) b.Kernel("k", i * 10, i * 10 + 5);
-  const base::Status status = (*writer)->Close();
-
-  setrlimit(RLIMIT_FSIZE, &saved);
-  std::signal(SIGXFSZ, previous_handler);
+// The writer keeps the first error, stops writing and counts what it dropped; the file is cut back to
+// its last whole chunk and ends with the count, so the reader sees every record exactly once, either
+// in the file or in collector_write_errors, and no torn chunk.
+TEST(AmptWriter, CountsRecordsDroppedAfterTheDiskFillsInTheFile) {
+  TempDir dir;
+  base::Status status;
+  int64_t dropped = 0;
+  {
+    FileSizeLimit limit(8192);
+    ASSERT_TRUE(limit.ok());
+    AmptWriter::Options options;
+    options.chunk_bytes = 512;
+    auto writer = AmptWriter::Create(dir.File("t.ampt"), options);
+    ASSERT_TRUE(writer.ok());
+    testing::RecordBuilder b(**writer);
+    for (int i = 0; i < 2000; ++i) b.Kernel("k", i * 10, i * 10 + 5);
+    status = (*writer)->Close();
+    dropped = (*writer)->stats().Get(base::Stat::kCollectorWriteErrors);
+  }
   ASSERT_FALSE(status.ok());
   EXPECT_NE(status.message().find("write failed"), std::string::npos) << status.message();
-  const int64_t dropped = (*writer)->stats().Get(base::Stat::kCollectorWriteErrors);
   EXPECT_GT(dropped, 0);
 
   RecordSet readable;
   ASSERT_TRUE(ReadAmptFile(dir.File("t.ampt"), readable).ok());
   EXPECT_GT(readable.kernels.size(), 0u);
-  EXPECT_LT(readable.kernels.size(), 2000u);
-  // The chunk that failed may have been written in part; its complete records are still read, so
-  // readable + dropped can exceed 2000 by at most one chunk.
-  EXPECT_GE(readable.kernels.size() + static_cast<size_t>(dropped), 2000u);
+  EXPECT_EQ(readable.kernels.size() + static_cast<size_t>(dropped), 2000u);
+  EXPECT_EQ(readable.stats().Get(base::Stat::kCollectorWriteErrors), dropped);
+  EXPECT_EQ(readable.stats().Get(base::Stat::kAmptTruncatedTail), 0);
+}
+
+// A process killed after the disk filled leaves the count of its last Flush(): the loss report is
+// rewritten in place as the count grows.
+TEST(AmptWriter, TheLossCountInTheFileGrowsAtEveryFlush) {
+  TempDir dir;
+  FileSizeLimit limit(4096);
+  ASSERT_TRUE(limit.ok());
+  AmptWriter::Options options;
+  options.chunk_bytes = 512;
+  auto writer = AmptWriter::Create(dir.File("t.ampt"), options);
+  ASSERT_TRUE(writer.ok());
+  testing::RecordBuilder b(**writer);
+  int added = 0;
+  auto add_kernel = [&] {
+    b.Kernel("k", added * 10, added * 10 + 5);
+    ++added;
+  };
+  while ((*writer)->status().ok()) add_kernel();
+  std::vector<int64_t> counts;
+  for (int flush = 0; flush < 3; ++flush) {
+    for (int i = 0; i < 100; ++i) add_kernel();
+    static_cast<void>((*writer)->Flush());
+    RecordSet readable;
+    ASSERT_TRUE(ReadAmptFile(dir.File("t.ampt"), readable).ok());
+    EXPECT_EQ(readable.kernels.size() + static_cast<size_t>(readable.stats().Get(base::Stat::kCollectorWriteErrors)),
+              static_cast<size_t>(added));
+    counts.push_back(readable.stats().Get(base::Stat::kCollectorWriteErrors));
+  }
+  EXPECT_EQ(counts[1], counts[0] + 100);
+  EXPECT_EQ(counts[2], counts[1] + 100);
+}
+
+// New strings go out in tables that stay under the reader's chunk limit, however many and however
+// long: a thousand 64 KiB template names would make one 70 MB table.
+TEST(AmptWriter, SplitsStringTablesThatWouldPassTheReadersChunkLimit) {
+  TempDir dir;
+  auto writer = AmptWriter::Create(dir.File("t.ampt"), {});
+  ASSERT_TRUE(writer.ok());
+  testing::RecordBuilder b(**writer);
+  const std::string padding(64 * 1024, 'x');
+  for (int i = 0; i < 1100; ++i) b.Kernel(std::to_string(i) + padding, i * 10, i * 10 + 5);
+  ASSERT_TRUE((*writer)->Close().ok());
+
+  RecordSet actual;
+  const base::Status read = ReadAmptFile(dir.File("t.ampt"), actual);
+  ASSERT_TRUE(read.ok()) << read.ToString();
+  ASSERT_EQ(actual.kernels.size(), 1100u);
+  for (int i = 0; i < 1100; i += 99) EXPECT_EQ(actual.Text(actual.kernels[i].name), std::to_string(i) + padding);
 }
 
 }  // namespace

@@ -1,5 +1,10 @@
 #include "collectors/synthetic/synthetic_trace.h"
 
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "collectors/records/record_set.h"
@@ -71,6 +76,60 @@ TEST(SyntheticTrace, Fp32LoopHasNoAutocastOrGradScaler) {
     }
   }
   EXPECT_EQ(model.Metadata("workload"), "synthetic FP32 training loop: 8 linear layers, one H100");
+}
+
+TEST(SyntheticTrace, KernelNameVariantsGiveEveryKernelANameOfItsOwn) {
+  SyntheticTraceOptions options;
+  options.kernels = 3000;
+  options.kernel_name_variants = 1'000'000;
+  records::RecordSet trace;
+  ASSERT_TRUE(GenerateSyntheticTrace(options, trace).ok());
+  std::set<std::string_view> names;
+  for (const records::KernelRecord& kernel : trace.kernels) names.insert(trace.Text(kernel.name));
+  EXPECT_EQ(names.size(), trace.kernels.size());
+  // Each is a real name with its variant: the kernels still read as what they are.
+  EXPECT_EQ(names.count("nvjet_hsh_192x192_64x3_2x1_v_bz_coopB_NTN_v1"), 1u);
+
+  options.kernel_name_variants = 2;  // variants repeat: two names per kernel of the loop
+  records::RecordSet repeating;
+  ASSERT_TRUE(GenerateSyntheticTrace(options, repeating).ok());
+  names.clear();
+  for (const records::KernelRecord& kernel : repeating.kernels) names.insert(repeating.Text(kernel.name));
+  EXPECT_EQ(names.size(), 2u * 13u);
+}
+
+TEST(SyntheticTrace, KernelNamesArePaddedToTheRequestedLength) {
+  SyntheticTraceOptions options;
+  options.kernels = 500;
+  options.kernel_name_bytes = 64 * 1024;
+  records::RecordSet trace;
+  ASSERT_TRUE(GenerateSyntheticTrace(options, trace).ok());
+  std::set<std::string_view> names;
+  for (const records::KernelRecord& kernel : trace.kernels) {
+    const std::string_view name = trace.Text(kernel.name);
+    ASSERT_EQ(name.size(), 64u * 1024u);
+    names.insert(name);
+  }
+  EXPECT_EQ(names.size(), 13u) << "one padded name per kernel of the AMP loop";
+  std::string gemm = "nvjet_hsh_192x192_64x3_2x1_v_bz_coopB_NTN_";
+  gemm.resize(64 * 1024, 'x');
+  EXPECT_EQ(names.count(gemm), 1u);
+}
+
+TEST(SyntheticTrace, AfterStepSeesEveryStepAndCanEndTheLoop) {
+  SyntheticTraceOptions options;
+  options.kernels = 100'000;
+  std::vector<uint64_t> steps;
+  options.after_step = [&](uint64_t step) {
+    steps.push_back(step);
+    return step < 2;  // ends after the third step
+  };
+  records::RecordSet trace;
+  ASSERT_TRUE(GenerateSyntheticTrace(options, trace).ok());
+  EXPECT_EQ(steps, (std::vector<uint64_t>{0, 1, 2}));
+  // Three whole steps, every kernel delivered at the end: 7 per layer and 6 more, an all-reduce in
+  // none of the first three.
+  EXPECT_EQ(trace.kernels.size(), 3u * (7 * options.layers + 6));
 }
 
 TEST(SyntheticTrace, RejectsAModelWithoutLayers) {

@@ -120,6 +120,14 @@ TEST(RenderHtml, EscapesEverythingFromTheTrace) {
   EXPECT_EQ(Occurrences(html, "</script>"), 2u);
 }
 
+TEST(RenderHtml, TheHeaderSaysHowTheWorkloadEndedWhenARunMadeTheReport) {
+  analyzers::Report report;
+  report.label = "pid 77";
+  EXPECT_FALSE(Has(RenderPage({report}), "<dt>ended</dt>"));
+  report.workload_outcome = analyzers::WorkloadOutcome{.exit_code = 0, .signal = 2};
+  EXPECT_TRUE(Has(RenderPage({report}), "<dt>ended</dt><dd>killed by signal 2 (SIGINT)</dd>"));
+}
+
 // A trace of any size gives a page far below 5 MB: the timelines are bounded, the tables are.
 TEST(RenderHtml, StaysUnderFiveMegabytesForAHugeTrace) {
   ampprof::testing::TempDir dir;

@@ -90,6 +90,30 @@ TEST(RenderJson, TheContractScriptsRelyOn) {
   EXPECT_EQ(report["verdict"]["start_with"].get_string().value(), "gpu.launch_bound");
 }
 
+TEST(RenderJson, TheWorkloadOutcomeFollowsTheInputsWhenARunMadeTheReport) {
+  analyzers::Report report = SampleReport();
+  report.workload_outcome = analyzers::WorkloadOutcome{.exit_code = 0, .signal = 6};
+  analyzers::Report exited = SampleReport();
+  exited.workload_outcome = analyzers::WorkloadOutcome{.exit_code = 3, .signal = 0};
+  simdjson::dom::parser parser;
+  const simdjson::dom::element doc = Parse(parser, Render({report, exited}));
+  const simdjson::dom::element killed = doc["reports"].at(0).value();
+  EXPECT_EQ(Keys(killed.get_object().value())[3], "workload_outcome");
+  const simdjson::dom::element outcome = killed["workload_outcome"].value();
+  EXPECT_EQ(Keys(outcome.get_object().value()),
+            (std::vector<std::string>{"exit_status", "exit_code", "signal", "signal_name", "text"}));
+  EXPECT_EQ(outcome["exit_status"].get_int64().value(), 134);
+  EXPECT_TRUE(outcome["exit_code"].is_null());
+  EXPECT_EQ(outcome["signal"].get_int64().value(), 6);
+  EXPECT_EQ(outcome["signal_name"].get_string().value(), "SIGABRT");
+  EXPECT_EQ(outcome["text"].get_string().value(), "killed by signal 6 (SIGABRT)");
+  const simdjson::dom::element normal = doc["reports"].at(1)["workload_outcome"].value();
+  EXPECT_EQ(normal["exit_status"].get_int64().value(), 3);
+  EXPECT_EQ(normal["exit_code"].get_int64().value(), 3);
+  EXPECT_TRUE(normal["signal"].is_null());
+  EXPECT_TRUE(normal["signal_name"].is_null());
+}
+
 TEST(RenderJson, TimesAreIntegerNanosecondsAndSharesDoubles) {
   simdjson::dom::parser parser;
   const simdjson::dom::element doc = Parse(parser, Render({SampleReport()}));

@@ -60,6 +60,31 @@ TEST(RenderMarkdown, HeadingVerdictContextAndAFindingsTableWithTheFix) {
             "\n");
 }
 
+TEST(RenderMarkdown, OneLineSaysHowTheWorkloadEndedWhenARunMadeTheReport) {
+  analyzers::Report report = SampleReport();
+  EXPECT_EQ(Render({report}).find("The workload"), std::string::npos);
+  report.workload_outcome = analyzers::WorkloadOutcome{.exit_code = 0, .signal = 9};
+  const std::string md = Render({report});
+  EXPECT_NE(md.find("data quality: no records lost or repaired\n\nThe workload was killed by signal 9 (SIGKILL).\n\n|"),
+            std::string::npos)
+      << md;
+  report.workload_outcome = analyzers::WorkloadOutcome{.exit_code = 0, .signal = 0};
+  EXPECT_NE(Render({report}).find("\nThe workload exited with status 0.\n"), std::string::npos);
+}
+
+TEST(RenderMarkdown, KernelNamesOfAnyLengthStayShort) {
+  analyzers::Report report = SampleReport();
+  const std::string long_name = "void deep_template<" + std::string(64 * 1024, 'x') + ">(int)";
+  report.findings.front().examples = {long_name};
+  const std::string md = Render({report});
+  const size_t at = md.find("- e.g. `void deep_template<xxx");
+  ASSERT_NE(at, std::string::npos) << md;
+  const std::string line = md.substr(at, md.find('\n', at) - at);
+  EXPECT_EQ(line.size(), std::string_view("- e.g. ``").size() + 240) << line;
+  EXPECT_NE(line.find("xxx...xxx"), std::string::npos);
+  EXPECT_EQ(line.substr(line.size() - 7), ">(int)`");
+}
+
 TEST(RenderMarkdown, EvidenceFoldedAway) {
   const std::string md = Render({SampleReport()});
   EXPECT_NE(md.find("<details><summary>Evidence</summary>\n\n"

@@ -76,6 +76,18 @@ TEST(RenderText, HeaderSaysWhatWasTracedThenTheVerdict) {
             "verdict   1 finding (1 critical): start with gpu.launch_bound (24.1 ms at stake)\n");
 }
 
+// A report from `ampprof run` says how the workload ended, under what it was; one from a file says
+// nothing about it.
+TEST(RenderText, SaysHowTheWorkloadEndedWhenARunMadeTheReport) {
+  analyzers::Report report = SampleReport();
+  EXPECT_EQ(Render(report, {}).find("ended"), std::string::npos);
+  report.workload_outcome = analyzers::WorkloadOutcome{.exit_code = 0, .signal = 11};
+  const std::string text = Render(report, {});
+  EXPECT_NE(text.find("workload  python train.py\nended     killed by signal 11 (SIGSEGV)\ngpu "),
+            std::string::npos)
+      << text;
+}
+
 TEST(RenderText, EachFindingHasItsEvidenceWrappedAndItsFix) {
   analyzers::Report report = SampleReport();
   report.findings = {SampleFinding()};
