@@ -26,6 +26,7 @@
 #include "collectors/cupti/capture_window.h"
 #include "collectors/cupti/collector_config.h"
 #include "collectors/cupti/conversion_context.h"
+#include "collectors/cupti/periodic_task.h"
 #include "collectors/cupti/process_identity.h"
 #include "collectors/cupti/record_conversion.h"
 #include "collectors/cupti/writer_pipeline.h"
@@ -323,6 +324,11 @@ class Collector {
       }
     }
     static_cast<void>(cuptiActivityFlushPeriod(kFlushPeriodMs));
+    // CUPTI's period hands over only full buffers; this hands over the partly filled ones too (their
+    // complete records), so a process killed before its exit handler loses about one period at most.
+    flusher_.Start(std::chrono::milliseconds(kFlushPeriodMs), [this] {
+      if (InOwnProcess() && !detached_.load()) static_cast<void>(cuptiActivityFlushAll(0));
+    });
     pipeline_->SetMetadata("collector_mode", "trace");
     active_.store(true);
     std::atexit(&Collector::AtExit);
@@ -424,6 +430,7 @@ class Collector {
   }
 
   void StopRecording() noexcept {
+    flusher_.Shutdown();  // no default flush may race the forced one below, or the file's close
     for (const CUpti_ActivityKind kind : kRecordedKinds)
       static_cast<void>(cuptiActivityDisable(kind));
     for (const CUpti_ActivityKind kind : kDumpedKinds)
@@ -455,6 +462,7 @@ class Collector {
 
   // After the window: every later CUDA call runs without CUPTI. Only at an API exit.
   void Detach() noexcept {
+    flusher_.Shutdown();  // never a CUPTI call from our thread after cuptiFinalize
     if (detached_.exchange(true)) return;
     if (subscriber_ != nullptr) static_cast<void>(cuptiUnsubscribe(subscriber_));
     static_cast<void>(cuptiFinalize());
@@ -522,6 +530,7 @@ class Collector {
     Collector& self = Instance();
     if (!self.InOwnProcess()) return;
     self.timer_.Shutdown();
+    self.flusher_.Shutdown();
     const CaptureAction action = self.Advance(&CaptureWindow::OnExit);
     self.active_.store(false);
     if (action == CaptureAction::kStopRecording) {
@@ -544,6 +553,7 @@ class Collector {
   std::atomic<bool> detach_requested_{false};
   std::atomic<bool> detached_{false};
   WindowTimer timer_;
+  PeriodicTask flusher_;  // cuptiActivityFlushAll(0) every kFlushPeriodMs while recording
 };
 
 }  // namespace

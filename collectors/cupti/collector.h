@@ -22,8 +22,10 @@
 //     (cuptiActivityFlushAll(FORCED)), writes them and closes the file. A process killed before
 //     that (SIGKILL, a crash, Python dying of an uncaught KeyboardInterrupt, which skips the C
 //     library's atexit handlers) leaves what the writer had already appended: every buffer CUPTI
-//     handed over. CUPTI's periodic flush (kFlushPeriodMs) hands over only full buffers, so what
-//     is lost is what the buffers still being filled hold (docs/reliability.md).
+//     handed over. CUPTI's own periodic flush hands over only full buffers, so a thread of ours
+//     also calls cuptiActivityFlushAll(0) every kFlushPeriodMs, which hands over the partly filled
+//     buffers whose records are complete: what is lost is about one period (docs/reliability.md;
+//     not yet measured on a GPU).
 //   - Under another CUPTI subscriber (Nsight Systems, a second injection), CUPTI refuses a second
 //     one: the collector records nothing, writes a trace file that says so (metadata
 //     collector_mode), and the launcher reports it. NVTX ranges still reach the other tool.
@@ -32,9 +34,9 @@
 
 namespace ampprof::cupti {
 
-// How often CUPTI's worker thread hands over the buffers that are full and complete
-// (cuptiActivityFlushPeriod; not partly filled ones, per cupti_activity.h), so that records reach the
-// file while the process runs.
+// How often buffers are handed over while the process runs: CUPTI's worker thread hands over the full
+// ones (cuptiActivityFlushPeriod), the collector's flush thread the partly filled ones whose records
+// are complete (cuptiActivityFlushAll(0)), so that records reach the file while the process runs.
 inline constexpr uint32_t kFlushPeriodMs = 1000;
 
 // Returns what InitializeInjection returns to the driver: 1, always (a collector that turned itself
