@@ -526,9 +526,16 @@ class Collector {
 
   // Registered with atexit in Setup, so it runs before the destructors of the libraries loaded
   // before CUDA initialised (cudart, torch): CUPTI's worker thread is still alive for the flush.
-  static void AtExit() noexcept {
+  static void AtExit() noexcept { static_cast<void>(FinishForExit()); }
+
+ public:
+  // The exit handler's work, callable before the C library's exit handlers: the PyTorch shim calls it
+  // from a Python atexit function (ampprof_collector_finish), because Python dying of an uncaught
+  // KeyboardInterrupt kills itself with SIGINT before those run. True when this call finished the
+  // trace; a second call, and the C handler after it, do nothing.
+  static bool FinishForExit() noexcept {
     Collector& self = Instance();
-    if (!self.InOwnProcess()) return;
+    if (!self.InOwnProcess()) return false;
     self.timer_.Shutdown();
     self.flusher_.Shutdown();
     const CaptureAction action = self.Advance(&CaptureWindow::OnExit);
@@ -540,7 +547,10 @@ class Collector {
       self.pipeline_->SetMetadata("capture_window", "never opened");
       self.FinishTrace();
     }
+    return true;
   }
+
+ private:
 
   static void AtForkChild() noexcept { Instance().active_.store(false); }
 
@@ -566,5 +576,7 @@ int InitializeCollector() noexcept {
   }
   return 1;
 }
+
+bool FinishCollectorForExit() noexcept { return Collector::FinishForExit(); }
 
 }  // namespace ampprof::cupti

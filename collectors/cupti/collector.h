@@ -43,6 +43,12 @@ inline constexpr uint32_t kFlushPeriodMs = 1000;
 // off is not the driver's problem). Idempotent.
 int InitializeCollector() noexcept;
 
+// What the exit handler does (stop recording, force CUPTI's last buffers out, write, close), for a
+// caller that knows the process is ending before the C library's exit handlers run: the PyTorch
+// shim's Python atexit function, through ampprof_collector_finish. True when this call finished the
+// trace; false when the collector is off, in another process (a fork), or already finished.
+bool FinishCollectorForExit() noexcept;
+
 }  // namespace ampprof::cupti
 
 #endif  // AMPPROF_COLLECTORS_CUPTI_COLLECTOR_H_

@@ -11,7 +11,8 @@ Environment (read once, at interpreter start-up):
                            with --library-logs: "%i" becomes this process's id (library_logs.py)
 
 Step marks (optimizer.step, GradScaler.step/update and a `step` range per training iteration, NVTX
-domain `ampprof`) are always on.
+domain `ampprof`) are always on, and so is the collector's exit flush from Python (exit_flush.py: a
+Ctrl-C'd Python skips the C exit handlers).
 
 torch is not imported here: importing it costs seconds and would slow every Python process of the run
 (DataLoader workers, torchrun's launcher, helper scripts) whether or not it uses torch. Instead a
@@ -21,7 +22,7 @@ meta-path finder waits for the script's own `import torch` and adjusts torch rig
 import os
 import sys
 
-from ampprof_shim import library_logs
+from ampprof_shim import exit_flush, library_logs
 from ampprof_shim.import_hook import TorchImportHook
 from ampprof_shim.patching import Patcher, warn
 
@@ -52,6 +53,10 @@ def install(environ=None):
         library_logs.expand_pid_placeholders(environ)
     except Exception as error:
         warn("per-process library log names failed (%s: %s)" % (type(error).__name__, error))
+    try:
+        exit_flush.install(environ)
+    except Exception as error:
+        warn("the collector's exit flush from Python failed (%s: %s)" % (type(error).__name__, error))
     settings = Settings(environ)
     if "torch" in sys.modules:  # imported before site ran (embedded interpreters): adjust it now
         adjust_torch(sys.modules["torch"], settings)

@@ -117,6 +117,23 @@ TEST(InjectionTest, InitializingTwiceIsHarmless) {
   EXPECT_LE(TracesIn(dir.path()).size(), 1u);
 }
 
+// The PyTorch shim's Python atexit function calls ampprof_collector_finish. Without a GPU the collector
+// is off, so there is nothing to finish: the call says so (0), twice, and the process keeps its status.
+TEST(InjectionTest, TheFinishEntryPointIsHarmlessWhenThereIsNothingToFinish) {
+  TempDir dir;
+  const ChildResult child = RunInChild([&] {
+    setenv("AMPPROF_OUTPUT_DIR", dir.path().c_str(), 1);
+    if (LoadAndInitialize() != 1) return 1;
+    void* library = dlopen(AMPPROF_INJECT_LIBRARY, RTLD_NOW | RTLD_NOLOAD);
+    if (library == nullptr) return 2;
+    auto* finish = reinterpret_cast<int (*)()>(dlsym(library, "ampprof_collector_finish"));
+    if (finish == nullptr) return 3;
+    if (finish() != 0 || finish() != 0) return 4;
+    return 42;
+  });
+  EXPECT_EQ(child.exit_code, 42) << child.stderr_text;
+}
+
 TEST(InjectionTest, ForkedChildrenExitUntouched) {
   TempDir dir;
   const ChildResult child = RunInChild([&] {

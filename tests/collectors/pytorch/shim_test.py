@@ -4,7 +4,7 @@ Each test runs a small script in a fresh interpreter, as `ampprof run` would: th
 on PYTHONPATH, then the fake torch, with the launcher's environment variables. The script prints
 torch.events as JSON.
 
-  python3 shim_test.py SHIM_DIR [FAKE_NVTX_LIBRARY]
+  python3 shim_test.py SHIM_DIR [FAKE_NVTX_LIBRARY [FAKE_INJECTION_LIBRARY]]
 """
 
 import json
@@ -19,6 +19,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 FAKE_TORCH = os.path.join(HERE, "fake_torch")
 SHIM_DIR = None
 FAKE_NVTX_LIBRARY = None
+FAKE_INJECTION_LIBRARY = None
 
 TRAINING_LOOP = """
 import torch
@@ -262,8 +263,44 @@ class Chaining(unittest.TestCase):
         self.assertEqual(stderr, "")
 
 
+@unittest.skipUnless(sys.platform.startswith("linux"), "RTLD_NOLOAD lookups are Linux's")
+class ExitFlush(unittest.TestCase):
+    """The collector's exit flush from a Python atexit function: Python dying of Ctrl-C skips the C one."""
+
+    def run_until_ctrl_c(self, preload):
+        if FAKE_INJECTION_LIBRARY is None:
+            self.skipTest("no fake injection library given")
+        with tempfile.TemporaryDirectory() as tmp:
+            log = os.path.join(tmp, "finish.log")
+            environment = {key: value for key, value in os.environ.items() if not key.startswith("AMPPROF_")}
+            environment.update({"PYTHONPATH": os.pathsep.join([SHIM_DIR, FAKE_TORCH]), "AMPPROF_SHIM": "1",
+                                "CUDA_INJECTION64_PATH": FAKE_INJECTION_LIBRARY, "FAKE_INJECTION_LOG": log})
+            if preload:  # loaded as the CUDA driver would have loaded it
+                environment["LD_PRELOAD"] = FAKE_INJECTION_LIBRARY
+            result = subprocess.run([sys.executable, "-c", "raise KeyboardInterrupt"], env=environment,
+                                    capture_output=True, text=True, timeout=60)
+            finished = []
+            if os.path.exists(log):
+                with open(log) as lines:
+                    finished = lines.read().splitlines()
+            return result, finished
+
+    def test_ctrl_c_still_finishes_the_trace(self):
+        result, finished = self.run_until_ctrl_c(preload=True)
+        self.assertEqual(result.returncode, -2, "Python dies of its own SIGINT, as after a real Ctrl-C")
+        self.assertEqual(len(finished), 1, "the collector is asked to finish exactly once")
+
+    def test_a_process_that_never_loaded_the_collector_is_left_alone(self):
+        result, finished = self.run_until_ctrl_c(preload=False)
+        self.assertEqual(result.returncode, -2)
+        self.assertEqual(finished, [], "the shim never loads the collector itself")
+        self.assertNotIn("ampprof", result.stderr)
+
+
 if __name__ == "__main__":
     SHIM_DIR = os.path.abspath(sys.argv[1])
     if len(sys.argv) > 2:
         FAKE_NVTX_LIBRARY = os.path.abspath(sys.argv[2])
+    if len(sys.argv) > 3:
+        FAKE_INJECTION_LIBRARY = os.path.abspath(sys.argv[3])
     unittest.main(argv=[sys.argv[0], "-v"])
