@@ -9,7 +9,7 @@ For each trace it runs, one after another so they never compete:
   - Python's json.load of the file and nothing else: the floor of any tool that starts with it.
 Wall time from the parent (process start to exit) and peak resident memory from wait4(). A process that
 passes the memory limit (default: 85% of the memory available at the start) is killed and reported so,
-instead of pushing the machine into swap or the OOM killer.
+instead of pushing the machine into swap or the OOM killer; so is one still running after the time limit.
 
 HTA is installed into a private virtual environment (--venv) on first use:
   python3 -m venv VENV && VENV/bin/pip install HolisticTraceAnalysis==0.5.0
@@ -60,16 +60,21 @@ def rss_bytes(pid):
         return 0
 
 
-def measure(command, memory_limit):
+def measure(command, memory_limit, time_limit):
     """Runs command in a fresh process: (wall seconds, peak RSS bytes, stdout, outcome)."""
     start = time.perf_counter()
     child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     killed = threading.Event()
+    timed_out = threading.Event()
 
     def watch():
         while child.poll() is None:
             if rss_bytes(child.pid) > memory_limit:
                 killed.set()
+                child.send_signal(signal.SIGKILL)
+                return
+            if time.perf_counter() - start > time_limit:
+                timed_out.set()
                 child.send_signal(signal.SIGKILL)
                 return
             time.sleep(0.2)
@@ -83,6 +88,8 @@ def measure(command, memory_limit):
     peak = usage.ru_maxrss * 1024
     if killed.is_set():
         outcome = f"killed: passed the memory limit of {memory_limit / 2**30:.1f} GiB"
+    elif timed_out.is_set():
+        outcome = f"killed: still running after the time limit of {time_limit / 60:.0f} min"
     elif child.returncode != 0:
         outcome = f"failed: exit status {child.returncode}"
     else:
@@ -120,9 +127,12 @@ def main():
     parser.add_argument("--venv", required=True, help="virtual environment for HTA (created if missing)")
     parser.add_argument("--memory-limit-gib", type=float,
                         help="kill a tool past this resident size (default: 85%% of MemAvailable)")
+    parser.add_argument("--time-limit-min", type=float, default=60,
+                        help="kill a tool still running after this many minutes (default 60)")
     parser.add_argument("--json", help="also write the results here")
     args = parser.parse_args()
     limit = int(args.memory_limit_gib * 2**30) if args.memory_limit_gib else int(0.85 * available_memory_bytes())
+    time_limit = args.time_limit_min * 60
     python = ensure_venv(args.venv)
     info = versions(python)
     print(f"HTA {info['hta']} (pandas {info['pandas']}, numpy {info['numpy']}, Python {info['python']}); "
@@ -135,10 +145,10 @@ def main():
             # HTA reads every trace in a directory: give it one holding only this trace.
             os.symlink(os.path.abspath(trace), os.path.join(trace_dir, "rank-0.json"))
             runs = {
-                "hta": measure([python, "-c", HTA_SCRIPT, trace_dir], limit),
-                "ampprof": measure([args.ampprof, "analyze", trace], limit),
+                "hta": measure([python, "-c", HTA_SCRIPT, trace_dir], limit, time_limit),
+                "ampprof": measure([args.ampprof, "analyze", trace], limit, time_limit),
                 "json.load": measure([sys.executable, "-c", "import json, sys; json.load(open(sys.argv[1]))",
-                                      trace], limit),
+                                      trace], limit, time_limit),
             }
         row = {"trace": trace, "bytes": size, "tools": {}}
         for tool, (wall, peak, stdout, outcome) in runs.items():
