@@ -223,8 +223,9 @@ def main():
         print("| benchmark | CPU time | kernels/s | peak bytes/kernel | model bytes/kernel |")
         print("|---|---|---|---|---|")
         for name, b in model.items():
-            print(f"| {name} | {fmt_s(b['cpu_s'])} | {b['items_per_second'] / 1e6:.2f} M | "
-                  f"{b.get('peak_bytes_per_kernel', float('nan')):.0f} | {b.get('model_bytes_per_kernel', float('nan')):.1f} |")
+            peak = f"{b['peak_bytes_per_kernel']:.0f}" if "peak_bytes_per_kernel" in b else "(not measured)"
+            model_bytes = f"{b['model_bytes_per_kernel']:.1f}" if "model_bytes_per_kernel" in b else "(no model)"
+            print(f"| {name} | {fmt_s(b['cpu_s'])} | {b['items_per_second'] / 1e6:.2f} M | {peak} | {model_bytes} |")
         print()
     if rows:
         pipeline_tables(rows)
