@@ -91,8 +91,8 @@ constexpr const char* kInserts[] = {
     "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    "INSERT INTO NVTX_EVENTS (start, end, eventType, rangeId, text, globalTid, textId, domainId) "
-    "VALUES (?, ?, ?, NULL, NULL, ?, ?, ?)",
+    ("INSERT INTO NVTX_EVENTS (start, end, eventType, rangeId, text, globalTid, textId, domainId) "
+     "VALUES (?, ?, ?, NULL, NULL, ?, ?, ?)"),
     "INSERT INTO StringIds VALUES (?, ?)",
 };
 static_assert(std::size(kInserts) == 10);
