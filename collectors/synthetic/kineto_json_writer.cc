@@ -31,9 +31,9 @@ void AppendEscaped(std::string& out, std::string_view text) {
   }
 }
 
-bool StartsWithAny(std::string_view name, std::initializer_list<std::string_view> prefixes) {
-  for (std::string_view prefix : prefixes) {
-    if (name.find(prefix) != std::string_view::npos) return true;
+bool ContainsAny(std::string_view name, std::initializer_list<std::string_view> parts) {
+  for (std::string_view part : parts) {
+    if (name.find(part) != std::string_view::npos) return true;
   }
   return false;
 }
@@ -140,7 +140,7 @@ void KinetoJsonWriter::Add(const records::KernelRecord& record) {
 
 void KinetoJsonWriter::Add(const records::ApiCallRecord& record) {
   const std::string_view name = strings_.Get(record.name);
-  if (StartsWithAny(name, {"Launch", "Memcpy", "Memset"})) {
+  if (ContainsAny(name, {"Launch", "Memcpy", "Memset"})) {
     launches_[record.correlation_id] = {record.pid, record.tid, record.start};
   }
   BeginEvent();
@@ -204,22 +204,7 @@ void KinetoJsonWriter::Add(const records::RangeRecord& record) {
 
 // Kineto has no open/close events: a start and its end become one user_annotation ("ProfilerStep#N").
 void KinetoJsonWriter::Add(const records::MarkRecord& record) {
-  if (record.kind == records::MarkKind::kRangeStart) {
-    open_marks_[record.range_id] = record;
-    return;
-  }
-  if (record.kind != records::MarkKind::kRangeEnd) return;
-  const auto start = open_marks_.find(record.range_id);
-  if (start == open_marks_.end()) return;
-  records::RangeRecord range;
-  range.start = start->second.timestamp;
-  range.end = record.timestamp;
-  range.pid = start->second.pid;
-  range.tid = start->second.tid;
-  range.category = records::RangeCategory::kUserAnnotation;
-  range.name = start->second.name;
-  open_marks_.erase(start);
-  Add(range);
+  if (const std::optional<records::RangeRecord> range = marks_.Add(record)) Add(*range);
 }
 
 base::Status KinetoJsonWriter::Close() {

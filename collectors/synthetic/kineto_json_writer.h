@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "collectors/records/record_sink.h"
+#include "collectors/synthetic/mark_ranges.h"
 #include "src/base/status.h"
 
 namespace ampprof::synthetic {
@@ -74,7 +75,7 @@ class KinetoJsonWriter final : public records::RecordSink {
   records::ProcessRecord process_;
   // Launches waiting for their kernel, copy or memset: the flow's start. Erased when it arrives.
   std::unordered_map<uint32_t, Launch> launches_;
-  std::unordered_map<uint64_t, records::MarkRecord> open_marks_;  // range_id -> its start
+  MarkRangePairer marks_;
 };
 
 }  // namespace ampprof::synthetic

@@ -240,17 +240,7 @@ void NsysSqliteWriter::Add(const records::RangeRecord& record) {
 }
 
 void NsysSqliteWriter::Add(const records::MarkRecord& record) {
-  if (record.kind == records::MarkKind::kRangeStart) {
-    open_marks_[record.range_id] = record;
-    return;
-  }
-  if (record.kind != records::MarkKind::kRangeEnd) return;
-  const auto start = open_marks_.find(record.range_id);
-  if (start == open_marks_.end()) return;
-  Insert(kNvtx, {start->second.timestamp, record.timestamp, kNvtxPushPopRange,
-                 GlobalTid(start->second.pid, start->second.tid), start->second.name.value,
-                 DomainId(start->second.domain)});
-  open_marks_.erase(start);
+  if (const std::optional<records::RangeRecord> range = marks_.Add(record)) Add(*range);
 }
 
 base::Status NsysSqliteWriter::Close() {

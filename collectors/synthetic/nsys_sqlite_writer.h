@@ -19,6 +19,7 @@
 #include <unordered_map>
 
 #include "collectors/records/record_sink.h"
+#include "collectors/synthetic/mark_ranges.h"
 #include "src/base/status.h"
 
 struct sqlite3;
@@ -82,8 +83,8 @@ class NsysSqliteWriter final : public records::RecordSink {
   base::Status status_;
   base::StringPool strings_;
   base::Stats stats_;
-  std::unordered_map<uint64_t, records::MarkRecord> open_marks_;  // range_id -> its start
-  std::unordered_map<uint32_t, int64_t> domain_ids_;              // StringId -> NVTX domainId
+  MarkRangePairer marks_;
+  std::unordered_map<uint32_t, int64_t> domain_ids_;  // StringId -> NVTX domainId
 };
 
 }  // namespace ampprof::synthetic
