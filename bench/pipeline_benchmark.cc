@@ -23,9 +23,9 @@
 
 #include <benchmark/benchmark.h>
 
-#include "analyzers/analyzer.h"
-#include "analyzers/summary.h"
-#include "analyzers/timeline.h"
+#include "analyzers/findings/registry.h"
+#include "analyzers/report/summary.h"
+#include "analyzers/report/timeline.h"
 #include "bench/bench_traces.h"
 #include "reports/export/chrome_trace_exporter.h"
 #include "reports/export/nvtxt_exporter.h"

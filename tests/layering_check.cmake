@@ -1,5 +1,6 @@
 # Checks that #includes follow the pipeline's one direction (ARCHITECTURE.md):
-#   src/base <- collectors/records <- collectors/<importers> <- src/model <- analyzers <- reports
+#   src/base <- collectors/records <- collectors/<importers> <- src/model <- analyzers (facts <- findings
+#   <- report) <- reports
 #   <- src/pipeline <- src/cli
 # and that CUPTI headers appear only in collectors/cupti and its tests (tests/collectors/cupti).
 # Run by ctest as `layering`:
@@ -15,7 +16,10 @@ set(allowed_collectors/cupti "src/base;collectors/records")
 set(allowed_collectors/liblogs "src/base")
 set(allowed_src/model "src/base;collectors/records")
 # analyzers read the plain structs of collectors/liblogs (library calls) beside the model.
-set(allowed_analyzers "src/base;collectors/records;collectors/liblogs;src/model")
+set(allowed_analyzers/facts "src/base;collectors/records;collectors/liblogs;src/model")
+# Inside analyzers, one direction too: facts <- findings <- report.
+set(allowed_analyzers/findings "src/base;collectors/records;collectors/liblogs;src/model;analyzers/facts")
+set(allowed_analyzers/report "src/base;collectors/records;collectors/liblogs;src/model;analyzers/facts;analyzers/findings")
 # reports/export redraws the trace itself, so reports may read the model too.
 set(allowed_reports "src/base;collectors/records;src/model;analyzers")
 set(allowed_src/pipeline "src/base;collectors;src/model;analyzers;reports")
@@ -23,7 +27,7 @@ set(allowed_src/cli "src/base;collectors;src/model;analyzers;reports;src/pipelin
 
 set(violations "")
 foreach(folder src/base collectors/records collectors/synthetic collectors/kineto collectors/nsys collectors/cupti
-               collectors/liblogs src/model analyzers
+               collectors/liblogs src/model analyzers/facts analyzers/findings analyzers/report
                reports src/pipeline src/cli)
   file(GLOB_RECURSE sources "${SOURCE_DIR}/${folder}/*.h" "${SOURCE_DIR}/${folder}/*.cc")
   foreach(source ${sources})

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "analyzers/finding_catalog.h"
+#include "analyzers/findings/finding_catalog.h"
 #include "reports/export/chrome_event_writer.h"
 #include "reports/export/diagnosis_timeline.h"
 #include "reports/export/json_text.h"

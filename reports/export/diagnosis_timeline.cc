@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "analyzers/finding_catalog.h"
+#include "analyzers/findings/finding_catalog.h"
 
 namespace ampprof::reports {
 namespace {

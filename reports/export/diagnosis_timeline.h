@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "analyzers/finding.h"
+#include "analyzers/findings/finding.h"
 #include "reports/export/export_input.h"
 #include "src/base/time.h"
 

@@ -14,8 +14,8 @@
 #include <span>
 #include <string_view>
 
-#include "analyzers/finding.h"
-#include "analyzers/steps.h"
+#include "analyzers/findings/finding.h"
+#include "analyzers/facts/steps.h"
 #include "src/model/trace_model.h"
 
 namespace ampprof::reports {

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "analyzers/finding_catalog.h"
-#include "analyzers/verdict.h"
-#include "analyzers/workload_outcome.h"
+#include "analyzers/findings/finding_catalog.h"
+#include "analyzers/report/verdict.h"
+#include "analyzers/report/workload_outcome.h"
 #include "reports/html/html_assets.h"
 #include "reports/html/html_escape.h"
 #include "reports/html/markdown_html.h"

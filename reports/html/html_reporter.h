@@ -21,7 +21,7 @@
 #include <ostream>
 #include <span>
 
-#include "analyzers/report.h"
+#include "analyzers/report/report.h"
 
 namespace ampprof::reports {
 

@@ -1,6 +1,6 @@
 #include "reports/html/palette.h"
 
-#include "analyzers/compare.h"
+#include "analyzers/report/compare.h"
 
 namespace ampprof::reports {
 namespace {

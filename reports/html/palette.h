@@ -9,7 +9,7 @@
 
 #include <string_view>
 
-#include "analyzers/idle_gaps.h"
+#include "analyzers/facts/idle_gaps.h"
 
 namespace ampprof::reports {
 

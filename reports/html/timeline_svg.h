@@ -12,7 +12,7 @@
 #include <ostream>
 #include <string>
 
-#include "analyzers/timeline.h"
+#include "analyzers/report/timeline.h"
 
 namespace ampprof::reports {
 

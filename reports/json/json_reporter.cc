@@ -5,10 +5,10 @@
 
 #include <fmt/format.h>
 
-#include "analyzers/finding_catalog.h"
-#include "analyzers/finding_fix.h"
-#include "analyzers/verdict.h"
-#include "analyzers/workload_outcome.h"
+#include "analyzers/findings/finding_catalog.h"
+#include "analyzers/findings/finding_fix.h"
+#include "analyzers/report/verdict.h"
+#include "analyzers/report/workload_outcome.h"
 #include "reports/json/json_writer.h"
 
 namespace ampprof::reports {

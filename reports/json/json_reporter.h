@@ -13,7 +13,7 @@
 #include <span>
 #include <string>
 
-#include "analyzers/report.h"
+#include "analyzers/report/report.h"
 
 namespace ampprof::reports {
 

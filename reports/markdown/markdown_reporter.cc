@@ -8,9 +8,9 @@
 #include <fmt/ostream.h>
 #include <fmt/ranges.h>
 
-#include "analyzers/finding_fix.h"
-#include "analyzers/verdict.h"
-#include "analyzers/workload_outcome.h"
+#include "analyzers/findings/finding_fix.h"
+#include "analyzers/report/verdict.h"
+#include "analyzers/report/workload_outcome.h"
 #include "src/base/format.h"
 #include "src/base/time.h"
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "analyzers/finding_catalog.h"
+#include "analyzers/findings/finding_catalog.h"
 
 namespace ampprof::reports {
 

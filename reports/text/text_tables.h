@@ -8,7 +8,7 @@
 
 #include <ostream>
 
-#include "analyzers/report.h"
+#include "analyzers/report/report.h"
 #include "reports/text/text_style.h"
 
 namespace ampprof::reports {

@@ -16,7 +16,7 @@
 #include <fmt/ostream.h>
 #include <fmt/ranges.h>
 
-#include "analyzers/verdict.h"
+#include "analyzers/report/verdict.h"
 #include "reports/html/html_reporter.h"
 #include "src/cli/exit_codes.h"
 #include "src/cli/progress_bar.h"

@@ -14,7 +14,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
-#include "analyzers/finding_catalog.h"
+#include "analyzers/findings/finding_catalog.h"
 #include "reports/text/markdown_text.h"
 #include "src/base/check.h"
 #include "src/cli/exit_codes.h"

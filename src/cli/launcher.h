@@ -24,7 +24,7 @@
 #include <utility>
 #include <vector>
 
-#include "analyzers/workload_outcome.h"
+#include "analyzers/report/workload_outcome.h"
 #include "src/base/status.h"
 
 namespace ampprof::cli {

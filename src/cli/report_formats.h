@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analyzers/report.h"
+#include "analyzers/report/report.h"
 
 namespace ampprof::cli {
 

@@ -20,7 +20,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "analyzers/report.h"
+#include "analyzers/report/report.h"
 #include "src/base/status.h"
 #include "src/cli/collector_setup.h"
 

@@ -6,10 +6,10 @@
 #include <optional>
 #include <regex>
 
-#include "analyzers/analyzer.h"
-#include "analyzers/compare.h"
-#include "analyzers/summary.h"
-#include "analyzers/timeline.h"
+#include "analyzers/findings/registry.h"
+#include "analyzers/report/compare.h"
+#include "analyzers/report/summary.h"
+#include "analyzers/report/timeline.h"
 #include "src/base/format.h"
 #include "src/base/logging.h"
 #include "src/model/model_builder.h"

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "analyzers/report.h"
+#include "analyzers/report/report.h"
 #include "src/base/progress.h"
 #include "src/base/status.h"
 #include "src/model/trace_model.h"

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <vector>
 
-#include "analyzers/analyzer.h"
+#include "analyzers/findings/registry.h"
 #include "reports/export/chrome_trace_exporter.h"
 #include "reports/export/nvtxt_exporter.h"
 #include "src/base/logging.h"

@@ -6,9 +6,9 @@
 
 #include <gtest/gtest.h>
 
-#include "analyzers/optimizer_analyzer.h"
-#include "analyzers/scaler_analyzer.h"
-#include "analyzers/warmup_analyzer.h"
+#include "analyzers/findings/optimizer_analyzer.h"
+#include "analyzers/findings/scaler_analyzer.h"
+#include "analyzers/findings/warmup_analyzer.h"
 #include "src/model/model_builder.h"
 #include "tests/analyzers/synthetic_run.h"
 #include "tests/testing/record_builder.h"

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analyzers/analyzer.h"
+#include "analyzers/findings/registry.h"
 #include "src/model/model_builder.h"
 #include "tests/testing/record_builder.h"
 

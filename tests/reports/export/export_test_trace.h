@@ -9,8 +9,8 @@
 #include <optional>
 #include <vector>
 
-#include "analyzers/analyzer.h"
-#include "analyzers/finding.h"
+#include "analyzers/findings/registry.h"
+#include "analyzers/findings/finding.h"
 #include "reports/export/export_input.h"
 #include "src/model/model_builder.h"
 #include "tests/testing/record_builder.h"

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "analyzers/finding_catalog.h"
+#include "analyzers/findings/finding_catalog.h"
 
 namespace ampprof::reports {
 namespace {

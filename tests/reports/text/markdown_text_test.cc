@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analyzers/finding_catalog.h"
+#include "analyzers/findings/finding_catalog.h"
 
 namespace ampprof::reports {
 namespace {

@@ -1,0 +1,24 @@
+#include "analyzers/facts/analysis_input.h"
+
+#include <unordered_map>
+
+namespace ampprof::analyzers {
+
+const std::optional<Steps>& AnalysisInput::steps() const {
+  if (!found_steps) found_steps.emplace(FindSteps(*this));
+  return *found_steps;
+}
+
+std::vector<KernelClass> ClassifySignatures(const model::TraceModel& model) {
+  std::unordered_map<uint32_t, KernelClass> by_name;  // signatures of one kernel share its name
+  std::vector<KernelClass> classes;
+  classes.reserve(model.kernel_signatures().size());
+  for (const model::KernelSignature& signature : model.kernel_signatures()) {
+    auto [it, inserted] = by_name.try_emplace(signature.name.value);
+    if (inserted) it->second = ClassifyKernel(model.Text(signature.name));
+    classes.push_back(it->second);
+  }
+  return classes;
+}
+
+}  // namespace ampprof::analyzers

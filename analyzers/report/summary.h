@@ -1,0 +1,129 @@
+#ifndef AMPPROF_ANALYZERS_REPORT_SUMMARY_H_
+#define AMPPROF_ANALYZERS_REPORT_SUMMARY_H_
+
+// The trace summary: what was traced (processes, devices, record counts), over what span, how busy each
+// GPU was, and where kernel time went. Every report starts with it.
+//
+//   TraceSummary summary = Summarize(model);
+//   for (const DeviceSummary& device : summary.devices) { ... device.busy_fraction ... }
+//
+// Definitions, fixed here so every view agrees:
+//   device span     first kernel start to last kernel end on that device;
+//   busy            union of that device's kernel intervals (concurrent kernels count once), copies
+//                   excluded, as HolisticTraceAnalysis and ../shared/fixtures/README.md count it;
+//   busy fraction   busy / device span.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzers/facts/idle_gaps.h"
+#include "analyzers/facts/kernel_classifier.h"
+#include "src/base/time.h"
+#include "src/model/trace_model.h"
+
+namespace ampprof::analyzers {
+
+struct DeviceSummary {
+  uint32_t pid = 0;
+  uint32_t device_id = 0;
+  std::string name;  // empty when the trace did not describe the device
+  uint32_t compute_major = 0;
+  uint32_t compute_minor = 0;
+  uint32_t sm_count = 0;
+  uint64_t global_memory_bytes = 0;
+  uint64_t kernels = 0;
+  uint32_t streams_with_kernels = 0;
+  std::optional<base::Interval> span;
+  base::DurationNs busy_ns = 0;
+  double busy_fraction = 0.0;  // 0 when the span is empty
+  ByCause<base::DurationNs> idle_by_cause;  // the span's idle time by cause (idle_gaps.h)
+  // Highest sum of device allocations minus frees over the trace, counted from its start (memory held
+  // before tracing began is not seen); nullopt when the trace recorded no allocations for the device.
+  std::optional<uint64_t> peak_allocated_bytes;
+};
+
+struct ProcessSummary {
+  uint32_t pid = 0;
+  std::string command;
+  int32_t rank = -1;  // -1 when not distributed or unknown
+  int32_t world_size = 0;
+};
+
+struct KernelTimeSummary {
+  std::string name;
+  std::string kind;  // what the kernel classifier says: "GEMM, Tensor Cores, FP16, cuBLASLt"
+  uint64_t count = 0;
+  base::DurationNs total_ns = 0;
+  double share_of_kernel_time = 0.0;
+};
+
+// Kernel time of one category; GEMMs and convolutions are split by the unit they ran on.
+struct CategoryTimeSummary {
+  std::string category;  // "GEMM on Tensor Cores", "convolution on CUDA cores", "elementwise", ...
+  uint64_t kernels = 0;
+  base::DurationNs total_ns = 0;
+  double share_of_kernel_time = 0.0;
+};
+
+// One training step as the reports list it (the per-step table of the verbose text report, JSON).
+struct StepTime {
+  uint32_t index = 0;              // position among the trace's steps, from 0, warm-up included
+  base::Interval interval;         // host time for range-based steps, GPU time otherwise (steps.h)
+  bool warmup = false;             // a leading warm-up outlier, left out of the median and p90
+};
+
+// The per-step list is bounded so that a report stays small however long the run: the first steps are
+// the ones that show warm-up, and a training loop's later steps repeat the median.
+inline constexpr size_t kMaxStepTimes = 32;
+
+struct TraceSummary {
+  std::string workload;  // what ran, from the trace's metadata or process command line
+  // What ampprof's collector says about its own recording when it was not the whole story: it was
+  // off (another CUPTI tool attached), its capture window never opened, CUPTI refused some kinds.
+  // Empty for a complete recording and for traces from other tools.
+  std::string collector_note;
+  uint32_t processes = 0;
+  uint32_t threads = 0;
+  uint64_t kernels = 0;
+  uint64_t api_calls = 0;
+  uint64_t memcpys = 0;
+  uint64_t memsets = 0;
+  uint64_t syncs = 0;
+  uint64_t ranges = 0;
+  uint64_t marks = 0;
+  uint64_t memory_events = 0;
+  uint64_t synchronize_calls = 0;     // host calls that wait for the GPU: stream/device/event synchronise
+  uint64_t pageable_copies = 0;       // memcpys to or from pageable host memory: synchronous for the host
+  uint64_t pageable_copy_bytes = 0;
+  std::optional<base::Interval> gpu_span;
+  uint32_t steps = 0;                    // training steps the trace marks (steps.h), warm-up included
+  uint32_t warmup_steps = 0;             // leading steps that are warm-up outliers
+  std::string step_source;               // where the steps came from: StepSourceName
+  base::DurationNs median_step_ns = 0;   // median duration of the steps after warm-up; 0 without steps
+  base::DurationNs p90_step_ns = 0;
+  std::vector<StepTime> step_times;      // the first kMaxStepTimes steps, in time order
+  base::DurationNs kernel_time_ns = 0;  // sum of kernel durations, all devices
+  std::vector<ProcessSummary> process_list;
+  std::vector<DeviceSummary> devices;
+  std::vector<KernelTimeSummary> top_kernels;    // by total time, at most kTopKernels
+  std::vector<CategoryTimeSummary> categories;  // by total time, every category with kernels
+};
+
+inline constexpr size_t kTopKernels = 10;
+
+// The category kernel time is grouped under in reports: KernelCategoryName, with GEMMs and convolutions
+// told apart by the unit they ran on ("GEMM on Tensor Cores", "convolution on CUDA cores"), the question
+// AMP asks of them.
+std::string CategoryLabel(const KernelClass& k);
+
+TraceSummary Summarize(const model::TraceModel& model);
+
+// The GPU with the most kernels (the first of equals): the one a comparison and a timeline look at.
+// nullopt when the trace has no kernels.
+std::optional<model::DeviceRow> BusiestDevice(const model::TraceModel& model);
+
+}  // namespace ampprof::analyzers
+
+#endif  // AMPPROF_ANALYZERS_REPORT_SUMMARY_H_

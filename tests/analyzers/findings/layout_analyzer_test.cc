@@ -1,0 +1,64 @@
+#include "analyzers/findings/layout_analyzer.h"
+
+#include <gtest/gtest.h>
+
+#include "src/model/model_builder.h"
+#include "tests/testing/record_builder.h"
+
+namespace ampprof::analyzers {
+namespace {
+
+constexpr const char* kToNhwc =
+    "void cudnn::engines_precompiled::nchwToNhwcKernel<__half, __half, float, false, false, "
+    "(cudnnKernelDataType_t)0>(cudnn::engines_precompiled::nchw2nhwc_params_t<float>, __half const*, __half*)";
+constexpr const char* kToNchw =
+    "void cudnn::engines_precompiled::nhwcToNchwKernel<__half, __half, float, true, false, "
+    "(cudnnKernelDataType_t)0>(cudnn::engines_precompiled::nhwc2nchw_params_t<float>, __half const*, __half*)";
+constexpr const char* kConvolution =
+    "sm90_xmma_fprop_implicit_gemm_f16f16_f16f32_f32_nhwckrsc_nhwc_tilesize128x256x32_warpgroupsize2x1x1_g1_"
+    "execute_segment_k_off_kernel__5x_cudnn";
+
+// One convolution step: input to NHWC, the convolution, output back to NCHW.
+std::vector<Finding> Analyze(base::DurationNs conversion_ns, base::DurationNs convolution_ns, int steps = 10) {
+  model::ModelBuilder builder;
+  testing::RecordBuilder b(builder);
+  base::TimeNs t = 0;
+  for (int i = 0; i < steps; ++i) {
+    if (conversion_ns > 0) b.Kernel(kToNhwc, t, t + conversion_ns / 2);
+    t += conversion_ns / 2 + 1;
+    b.Kernel(kConvolution, t, t + convolution_ns);
+    t += convolution_ns + 1;
+    if (conversion_ns > 0) b.Kernel(kToNchw, t, t + conversion_ns / 2);
+    t += conversion_ns / 2 + 1;
+  }
+  const model::TraceModel model = std::move(builder).Build();
+  const std::vector<KernelClass> classes = ClassifySignatures(model);
+  return AnalyzeLayout(AnalysisInput{model, classes});
+}
+
+TEST(LayoutAnalyzer, FlagsConversionsAroundConvolutions) {
+  const std::vector<Finding> findings = Analyze(/*conversion_ns=*/10'000, /*convolution_ns=*/90'000);
+  ASSERT_EQ(findings.size(), 1u);
+  const Finding& finding = findings[0];
+  EXPECT_EQ(finding.id, "layout.nchw_nhwc");
+  EXPECT_EQ(finding.severity, Severity::kCritical) << "10% of kernel time";
+  EXPECT_EQ(finding.verdict, "20 NCHW<->NHWC conversion kernels take 10.0% of GPU 0 kernel time (100 us)");
+  EXPECT_EQ(finding.time_ns, 100'000);
+  ASSERT_EQ(finding.examples.size(), 2u);
+  ASSERT_EQ(finding.evidence.size(), 3u);
+  EXPECT_EQ(finding.evidence[1].value, "10, 900 us in all");
+}
+
+TEST(LayoutAnalyzer, WarnsBelowATenth) {
+  const std::vector<Finding> findings = Analyze(3'000, 97'000);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].severity, Severity::kWarning);
+}
+
+TEST(LayoutAnalyzer, StaysQuietBelowOnePercentOrWithoutConversions) {
+  EXPECT_TRUE(Analyze(800, 99'200).empty());
+  EXPECT_TRUE(Analyze(0, 100'000).empty());
+}
+
+}  // namespace
+}  // namespace ampprof::analyzers
