@@ -63,7 +63,7 @@ class CountingBuffer : public std::streambuf {
 // benchmarks move to the next size.
 struct Analysed {
   pipeline::LoadedTrace trace;
-  std::vector<analyzers::KernelClass> classes;
+  std::unique_ptr<analyzers::AnalysisInput> input;  // classes, steps and the account, built once
   analyzers::Report report;
 };
 
@@ -74,8 +74,8 @@ Analysed& AnalysedTrace(int64_t kernels) {
     cached.reset();  // the previous size's model goes before the next one is built
     auto loaded = pipeline::LoadAndBuild(bench::SyntheticTrace(kernels));
     AMPPROF_CHECK_MSG(loaded.ok(), loaded.status().message().c_str());
-    cached = std::make_unique<Analysed>(Analysed{std::move(*loaded), {}, {}});
-    cached->classes = analyzers::ClassifySignatures(cached->trace.model);
+    cached = std::make_unique<Analysed>(Analysed{std::move(*loaded), nullptr, {}});
+    cached->input = std::make_unique<analyzers::AnalysisInput>(cached->trace.model);
     cached->report = pipeline::Analyze(cached->trace);
     cached_kernels = kernels;
   }
@@ -116,38 +116,44 @@ void Classify(benchmark::State& state, int64_t kernels) {
   SetKernelCounters(state, analysed.trace.model);
 }
 
+// The analysis input as `analyze` builds it once per trace: classes, steps and the step account.
+void Input(benchmark::State& state, int64_t kernels) {
+  const Analysed& analysed = AnalysedTrace(kernels);
+  for (auto _ : state) {
+    const analyzers::AnalysisInput input(analysed.trace.model);
+    benchmark::DoNotOptimize(input.account().devices.data());
+  }
+  SetKernelCounters(state, analysed.trace.model);
+}
+
+void Account(benchmark::State& state, int64_t kernels) {
+  const Analysed& analysed = AnalysedTrace(kernels);
+  for (auto _ : state) benchmark::DoNotOptimize(analyzers::BuildStepAccount(*analysed.input));
+  SetKernelCounters(state, analysed.trace.model);
+}
+
 void Summary(benchmark::State& state, int64_t kernels) {
   const Analysed& analysed = AnalysedTrace(kernels);
-  for (auto _ : state) benchmark::DoNotOptimize(analyzers::Summarize(analysed.trace.model));
+  for (auto _ : state) benchmark::DoNotOptimize(analyzers::Summarize(*analysed.input));
   SetKernelCounters(state, analysed.trace.model);
 }
 
 void Timeline(benchmark::State& state, int64_t kernels) {
   const Analysed& analysed = AnalysedTrace(kernels);
-  for (auto _ : state) {
-    const analyzers::AnalysisInput input{analysed.trace.model, analysed.classes};
-    benchmark::DoNotOptimize(analyzers::BuildTimeline(input));
-  }
+  for (auto _ : state) benchmark::DoNotOptimize(analyzers::BuildTimeline(*analysed.input));
   SetKernelCounters(state, analysed.trace.model);
 }
 
-// Each analyzer on a fresh input, so the training steps it may need are found inside the measurement
-// by whichever analyzer asks first, as in `analyze` (BM_Steps shows what that costs alone).
+// Each analyzer on the input built once, as in `analyze` (BM_Input is what building it costs).
 void Analyzer(benchmark::State& state, analyzers::AnalyzerEntry analyzer, int64_t kernels) {
   const Analysed& analysed = AnalysedTrace(kernels);
-  for (auto _ : state) {
-    const analyzers::AnalysisInput input{analysed.trace.model, analysed.classes};
-    benchmark::DoNotOptimize(analyzer.run(input));
-  }
+  for (auto _ : state) benchmark::DoNotOptimize(analyzer.run(*analysed.input));
   SetKernelCounters(state, analysed.trace.model);
 }
 
 void Steps(benchmark::State& state, int64_t kernels) {
   const Analysed& analysed = AnalysedTrace(kernels);
-  for (auto _ : state) {
-    const analyzers::AnalysisInput input{analysed.trace.model, analysed.classes};
-    benchmark::DoNotOptimize(input.steps());
-  }
+  for (auto _ : state) benchmark::DoNotOptimize(analyzers::FindSteps(*analysed.input));
   SetKernelCounters(state, analysed.trace.model);
 }
 
@@ -177,12 +183,10 @@ std::vector<std::pair<std::string, Render>> Reporters() {
       {"markdown", [=](const Analysed& a, std::ostream& out) { reports::RenderMarkdown(one(a), out); }},
       {"html", [=](const Analysed& a, std::ostream& out) { reports::RenderHtml(one(a), out, {}); }},
       {"chrome", [=](const Analysed& a, std::ostream& out) {
-         const analyzers::AnalysisInput input{a.trace.model, a.classes};
-         AMPPROF_CHECK(reports::WriteChromeTrace(export_input(a, input.steps()), out).ok());
+         AMPPROF_CHECK(reports::WriteChromeTrace(export_input(a, a.input->steps()), out).ok());
        }},
       {"nvtxt", [=](const Analysed& a, std::ostream& out) {
-         const analyzers::AnalysisInput input{a.trace.model, a.classes};
-         AMPPROF_CHECK(reports::WriteNvtxt(export_input(a, input.steps()), {}, out).ok());
+         AMPPROF_CHECK(reports::WriteNvtxt(export_input(a, a.input->steps()), {}, out).ok());
        }},
   };
 }
@@ -197,6 +201,8 @@ void RegisterAll() {
     benchmark::RegisterBenchmark(("BM_Classify" + size).c_str(), Classify, kernels)->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("BM_Summary" + size).c_str(), Summary, kernels)->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("BM_Steps" + size).c_str(), Steps, kernels)->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("BM_Account" + size).c_str(), Account, kernels)->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("BM_Input" + size).c_str(), Input, kernels)->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("BM_Timeline" + size).c_str(), Timeline, kernels)->Unit(benchmark::kMillisecond);
     for (const analyzers::AnalyzerEntry& analyzer : analyzers::AllAnalyzers()) {
       benchmark::RegisterBenchmark(("BM_Analyzer/" + std::string(analyzer.name) + size).c_str(), Analyzer,

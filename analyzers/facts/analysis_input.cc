@@ -4,9 +4,11 @@
 
 namespace ampprof::analyzers {
 
-const std::optional<Steps>& AnalysisInput::steps() const {
-  if (!found_steps) found_steps.emplace(FindSteps(*this));
-  return *found_steps;
+AnalysisInput::AnalysisInput(const model::TraceModel& trace)
+    : model(trace), signature_classes_(ClassifySignatures(trace)) {
+  // In this order: steps read kernel classes (GradScaler updates), the account reads both.
+  steps_ = FindSteps(*this);
+  account_ = BuildStepAccount(*this);
 }
 
 std::vector<KernelClass> ClassifySignatures(const model::TraceModel& model) {

@@ -1,8 +1,8 @@
 #ifndef AMPPROF_ANALYZERS_FACTS_IDLE_GAPS_H_
 #define AMPPROF_ANALYZERS_FACTS_IDLE_GAPS_H_
 
-// Why a GPU sat idle: every gap between kernels on a device (no kernel running on any stream) is charged
-// to one cause, decided from the call that launched the kernel that ended the gap.
+// Why a GPU sat idle: each gap in a device's work (no kernel, copy or memset running on any of its
+// streams) is charged to one cause, decided from the call that launched the work that ended the gap.
 //
 //   kHostLaunch   the launch call ended only after the GPU had gone idle (nothing was queued) and the
 //                 host was not blocked in a synchronising call: the host cannot launch fast enough;
@@ -11,28 +11,33 @@
 //                 the queue and the host refilled it only after it returned;
 //   kHostOther    host-late gaps of kLongHostGap or more, after a sync or not: the host was doing
 //                 something else than launching (data loading, Python work, evaluation, logging, MPI);
-//   kQueued       the kernel had been launched before the GPU went idle: it waited on a dependency (an
+//   kQueued       the work had been launched before the GPU went idle: it waited on a dependency (an
 //                 event, another stream, a copy) or on the GPU's own launch latency;
-//   kUnattributed the kernel's launch call was not recorded.
+//   kAutotuning   the gap lies in a burst of cuDNN autotuning trials (autotuning.h): warm-up, whatever
+//                 the host did;
+//   kUnattributed the work's launch call was not recorded.
 //
-//   const IdleBreakdown idle = ClassifyIdleGaps(input, device_row, window);
-//   idle.idle[GapCause::kHostLaunch] ...
-//   ClassifyIdleGaps(input, device_row, window, [&](const IdleGap& gap) { ... });  // each gap, in time order
+// The step account (step_account.h) is what applies this to every gap; this file holds the vocabulary
+// and the one decision, so that every view names and decides causes alike.
 
 #include <array>
 #include <cstdint>
-#include <functional>
 #include <string_view>
-#include <vector>
+#include <unordered_map>
 
-#include "analyzers/facts/analysis_input.h"
 #include "src/base/time.h"
+#include "src/model/trace_model.h"
 
 namespace ampprof::analyzers {
 
-enum class GapCause : uint8_t { kHostLaunch, kHostSync, kHostOther, kQueued, kUnattributed };
-inline constexpr size_t kGapCauses = 5;
+enum class GapCause : uint8_t { kHostLaunch, kHostSync, kHostOther, kQueued, kAutotuning, kUnattributed };
+inline constexpr size_t kGapCauses = 6;
+inline constexpr GapCause kAllGapCauses[] = {GapCause::kHostLaunch, GapCause::kHostSync,   GapCause::kHostOther,
+                                             GapCause::kQueued,     GapCause::kAutotuning, GapCause::kUnattributed};
+// "waiting for kernel launches", "host busy with other work (>= 1 ms)", ...: the term the docs define.
 std::string_view GapCauseName(GapCause cause);
+// A stable identifier for scripts: "launch_waits", "host_busy", ...
+std::string_view GapCauseKey(GapCause cause);
 
 // A host-late gap this long is no longer launch overhead (5-50 us per kernel from Python): the host was
 // busy with other work for the time of twenty or more launches.
@@ -47,38 +52,44 @@ struct ByCause {
   std::array<T, kGapCauses> values{};
   T& operator[](GapCause cause) { return values[static_cast<size_t>(cause)]; }
   const T& operator[](GapCause cause) const { return values[static_cast<size_t>(cause)]; }
-};
-
-struct IdleBreakdown {
-  base::Interval window;  // what was examined: the device's first kernel start to last kernel end, clipped
-  base::DurationNs busy = 0;  // kernel time (union over streams) inside the window
-  uint64_t kernels = 0;       // kernels starting inside the window
-  ByCause<base::DurationNs> idle;
-  ByCause<uint64_t> gaps;
-  // The synchronising calls that drained the GPU, as (call, idle it caused), in time order.
-  std::vector<std::pair<model::ApiCallRow, base::DurationNs>> draining_syncs;
-
-  base::DurationNs window_ns() const { return window.duration(); }
-  double Share(GapCause cause) const {
-    return window.duration() > 0 ? static_cast<double>(idle[cause]) / static_cast<double>(window.duration()) : 0.0;
+  T Sum() const {
+    T sum{};
+    for (const T& value : values) sum += value;
+    return sum;
+  }
+  ByCause& operator+=(const ByCause& other) {
+    for (size_t i = 0; i < kGapCauses; ++i) values[i] += other.values[i];
+    return *this;
   }
 };
-
-// One gap: no kernel ran on any of the device's streams from `interval.start` to `interval.end`.
-struct IdleGap {
-  base::Interval interval;
-  GapCause cause = GapCause::kUnattributed;
-};
-using IdleGapVisitor = std::function<void(const IdleGap& gap)>;
 
 // True for runtime/driver calls that can block the calling thread until the GPU has finished earlier
 // work: synchronise calls, memcpys (blocking when synchronous or into pageable memory) and frees.
 bool IsBlockingCallName(std::string_view name);
 
-// Classifies the gaps of `device` that lie inside `window` (clipped to the device's kernels); when given,
-// `on_gap` sees each gap as it is classified, in time order (the timeline draws them).
-IdleBreakdown ClassifyIdleGaps(const AnalysisInput& input, model::DeviceRow device, base::Interval window,
-                               const IdleGapVisitor& on_gap = {});
+// The cause of one gap, and for kHostSync the call that drained the queue.
+struct GapVerdict {
+  GapCause cause = GapCause::kUnattributed;
+  model::ApiCallRow draining_call;  // valid for kHostSync only
+};
+
+// Decides gap causes for one model; remembers which call names block.
+class GapCauseDecider {
+ public:
+  explicit GapCauseDecider(const model::TraceModel& model) : model_(model) {}
+
+  // The gap from `idle_since` to the start of work launched by `launch` (invalid when unrecorded), after
+  // a busy stretch that began at `busy_since`.
+  GapVerdict Decide(model::ApiCallRow launch, base::TimeNs busy_since, base::TimeNs idle_since,
+                    base::TimeNs work_start);
+
+ private:
+  model::ApiCallRow DrainingCall(model::ApiCallRow launch, base::TimeNs busy_since, base::TimeNs idle_since);
+  bool IsBlocking(base::StringId name);
+
+  const model::TraceModel& model_;
+  std::unordered_map<uint32_t, bool> blocking_by_name_;
+};
 
 }  // namespace ampprof::analyzers
 

@@ -1,6 +1,5 @@
 #include "analyzers/facts/precision.h"
 
-#include <fmt/format.h>
 
 #include <vector>
 
@@ -113,31 +112,6 @@ void PrecisionEvidence::Add(const KernelClass& kernel, base::DurationNs duration
       (kernel.math == MathUnit::kTensorCore || kernel.math == MathUnit::kTensorCoreTf32)) {
     ++tensor_core_kernels;
   }
-}
-
-std::string PrecisionEvidence::MixedPrecisionReason() const {
-  std::vector<std::string> parts;
-  const MatrixTime all = matrix();
-  if (all.low_precision_kernels > 0) {
-    parts.push_back(fmt::format("FP16/BF16/FP8 GEMM/convolution kernels {} ({})",
-                                base::FormatCount(static_cast<int64_t>(all.low_precision_kernels)),
-                                base::FormatDuration(all.low_precision_ns)));
-  }
-  if (low_precision_attention_ns > 0) {
-    parts.push_back(
-        fmt::format("FP16/BF16 attention {}", base::FormatDuration(low_precision_attention_ns)));
-  }
-  if (scaler_kernels > 0) {
-    parts.push_back(fmt::format("GradScaler kernels {}",
-                                base::FormatCount(static_cast<int64_t>(scaler_kernels))));
-  }
-  if (low_precision_casts > 0) {
-    parts.push_back(fmt::format("FP32<->FP16/BF16/FP8 casts {}",
-                                base::FormatCount(static_cast<int64_t>(low_precision_casts))));
-  }
-  std::string reason;
-  for (const std::string& part : parts) reason += (reason.empty() ? "" : "; ") + part;
-  return reason;
 }
 
 PrecisionEvidence DescribePrecision(const AnalysisInput& input) {

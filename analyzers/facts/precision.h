@@ -6,10 +6,9 @@
 // casts. Analyzers that judge a run differently in mixed precision than in FP32 (and a future
 // FP32-vs-AMP comparison) ask this instead of deciding for themselves.
 //
-//   const PrecisionEvidence run = DescribePrecision(input);             // the whole trace (one
-//   process) if (run.MixedPrecision()) { ... }                                    // why:
-//   run.MixedPrecisionReason() const PrecisionEvidence gpu = DescribePrecision(input, device); //
-//   one device's share of it
+//   const PrecisionEvidence run = DescribePrecision(input);              // the whole trace (one process)
+//   if (run.MixedPrecision()) { ... }
+//   const PrecisionEvidence gpu = DescribePrecision(input, device);      // one device's share of it
 //
 // "Low precision" means FP16, BF16 or FP8. INT8 Tensor-Core kernels are quantisation, not mixed
 // precision, and count in none of the low-precision fields. Kernels whose math unit or type the
@@ -65,9 +64,6 @@ struct PrecisionEvidence {
   // work, GradScaler kernels, or casts to and from FP16/BF16/FP8. Any one of them is enough: an
   // FP32 run has none of them, whatever its size.
   bool MixedPrecision() const;
-  // What made MixedPrecision() true, for a finding's evidence: "FP16/BF16/FP8 GEMM/convolution
-  // kernels 2,400 (1.20 s); GradScaler kernels 40". Empty when it is false.
-  std::string MixedPrecisionReason() const;
 
   void Add(const KernelClass& kernel, base::DurationNs duration);
 };

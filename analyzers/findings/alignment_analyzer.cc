@@ -1,13 +1,11 @@
 #include "analyzers/findings/alignment_analyzer.h"
 
-#include <fmt/format.h>
-
 #include <map>
 #include <string>
 #include <utility>
 
 #include "analyzers/facts/kernel_examples.h"
-#include "src/base/format.h"
+#include "analyzers/findings/finding_support.h"
 
 namespace ampprof::analyzers {
 namespace {
@@ -15,9 +13,16 @@ namespace {
 // Tensor-Core kernels load operands in 16-byte vectors (128-bit LDG/cp.async); a narrower variant
 // issues 2-16x as many loads for the same tile.
 constexpr unsigned kAlignedBytes = 16;
-// Below 3% of a device's kernel time, even making the unaligned kernels free saves less than the
-// usual step-to-step variation: not worth padding a model's dimensions for.
-constexpr double kMinShareOfKernelTime = 0.03;
+// Below 3% of the step, even making the unaligned kernels free saves less than the usual step-to-step
+// variation: not worth padding a model's dimensions for.
+constexpr double kMinShare = 0.03;
+// How much faster an aligned variant runs the same GEMM: ampprof's estimate, not a measurement. The
+// unaligned variants issue 2-16x as many loads; GEMMs are partly bound by math, not loads, so the whole
+// kernel gains less than that.
+constexpr double kAlignedSpeedupLow = 1.25;
+constexpr double kAlignedSpeedupHigh = 2.0;
+// Severity from the low end of the saving: a warning from 2% of the step.
+constexpr double kWarningSaving = 0.02;
 constexpr size_t kExamples = 3;
 
 // Bytes per element of a Tensor-Core kernel's operands; 0 when the type is not known.
@@ -45,73 +50,72 @@ struct Variant {
 
 std::vector<Finding> AnalyzeAlignment(const AnalysisInput& input) {
   const model::TraceModel& model = input.model;
+  const std::string per = std::string(PerStepWords(input.account()));
   std::vector<Finding> findings;
-  for (const model::Device& device : model.devices()) {
-    base::DurationNs kernel_ns = 0;
-    base::DurationNs tensor_core_ns = 0;  // every Tensor-Core GEMM/convolution, tagged or not
-    base::DurationNs tagged_ns = 0;       // those whose name gives the alignment
-    base::DurationNs unaligned_ns = 0;
+  for (const DeviceAccount& gpu : input.account().devices) {
+    std::map<ComputeKey, base::DurationNs> unaligned_by_bucket;
+    std::map<ComputeKey, base::DurationNs> tagged_by_bucket;  // those whose name gives the alignment
     uint64_t unaligned_kernels = 0;
     std::map<std::pair<DataType, uint8_t>, Variant> variants;  // by type and alignment
     KernelExamples examples;
-    for (model::KernelRow kernel : device.kernels) {
-      const base::DurationNs duration = model.kernels().duration(kernel);
-      kernel_ns = base::SaturatingAdd(kernel_ns, duration);
+    for (model::KernelRow kernel : KernelsInWindow(input, gpu)) {
       const KernelClass& k = input.ClassOf(kernel);
-      const bool matrix =
-          k.category == KernelCategory::kGemm || k.category == KernelCategory::kConvolution;
-      if (!matrix) continue;
-      if (k.math != MathUnit::kTensorCore && k.math != MathUnit::kTensorCoreTf32) continue;
-      tensor_core_ns = base::SaturatingAdd(tensor_core_ns, duration);
+      const bool matrix = k.category == KernelCategory::kGemm || k.category == KernelCategory::kConvolution;
+      if (!matrix || (k.math != MathUnit::kTensorCore && k.math != MathUnit::kTensorCoreTf32)) continue;
       const unsigned bytes = ElementBytes(k.dtype);
-      if (k.alignment == 0 || bytes == 0)
-        continue;  // the name does not say: not counted either way
-      tagged_ns = base::SaturatingAdd(tagged_ns, duration);
+      if (k.alignment == 0 || bytes == 0) continue;  // the name does not say: not counted either way
+      const base::DurationNs duration = model.kernels().duration(kernel);
+      const ComputeKey key{k.category, k.math, k.dtype};
+      tagged_by_bucket[key] += duration;
       if (k.alignment * bytes >= kAlignedBytes) continue;
-      unaligned_ns = base::SaturatingAdd(unaligned_ns, duration);
+      unaligned_by_bucket[key] += duration;
       ++unaligned_kernels;
       Variant& variant = variants[{k.dtype, k.alignment}];
       ++variant.kernels;
-      variant.ns = base::SaturatingAdd(variant.ns, duration);
+      variant.ns += duration;
       examples.Add(model.KernelName(kernel), duration);
     }
-    const double share = base::ShareOf(unaligned_ns, kernel_ns);
-    if (unaligned_kernels == 0 || share < kMinShareOfKernelTime) continue;
+    base::DurationNs unaligned_ns = 0;
+    base::DurationNs tagged_ns = 0;
+    for (const auto& [key, ns] : unaligned_by_bucket) unaligned_ns += ChargedTime(gpu, key, ns);
+    for (const auto& [key, ns] : tagged_by_bucket) tagged_ns += ChargedTime(gpu, key, ns);
+    const base::DurationNs tensor_core_ns = ChargedWhere(gpu, [](const ComputeKey& key) {
+      return (key.category == KernelCategory::kGemm || key.category == KernelCategory::kConvolution) &&
+             (key.math == MathUnit::kTensorCore || key.math == MathUnit::kTensorCoreTf32);
+    });
+    if (unaligned_kernels == 0 || gpu.Share(unaligned_ns) < kMinShare) continue;
 
-    std::string by_variant;
-    for (const auto& [key, variant] : variants) {
-      by_variant += fmt::format("{}{} align{}: {}, {}", by_variant.empty() ? "" : "; ",
-                                DataTypeName(key.first), key.second,
-                                base::FormatCount(static_cast<int64_t>(variant.kernels)),
-                                base::FormatDuration(variant.ns));
-    }
     Finding finding;
     finding.id = "tensor_cores.misaligned";
-    finding.severity = FindFinding(finding.id)->default_severity;
-    finding.verdict = fmt::format(
-        "Unaligned Tensor-Core kernel variants (loads under {} bytes) take {} of GPU {} kernel "
-        "time ({}), {} of its Tensor-Core GEMM/convolution time",
-        kAlignedBytes, base::FormatPercent(share), device.device_id,
-        base::FormatDuration(unaligned_ns),
-        base::FormatPercent(base::ShareOf(unaligned_ns, tensor_core_ns)));
-    finding.evidence = {
-        {"unaligned Tensor-Core kernels",
-         fmt::format("{}, {} ({} of kernel time)",
-                     base::FormatCount(static_cast<int64_t>(unaligned_kernels)),
-                     base::FormatDuration(unaligned_ns), base::FormatPercent(share))},
-        {"by type and alignment (elements)", by_variant},
-        {"share of Tensor-Core GEMM/convolution time",
-         fmt::format("{} of {}", base::FormatPercent(base::ShareOf(unaligned_ns, tensor_core_ns)),
-                     base::FormatDuration(tensor_core_ns))},
+    finding.device_id = DeviceIdOf(input, gpu);
+    finding.saving = SavingRangeOf(
+        gpu, SavedBySpeedup(unaligned_ns, kAlignedSpeedupLow), SavedBySpeedup(unaligned_ns, kAlignedSpeedupHigh),
+        "an estimate: the unaligned kernels' time, if aligned variants ran them 1.25x to 2x faster");
+    finding.severity = SeverityForSaving(finding.saving.low_fraction, kWarningSaving, kCriticalSaving);
+    finding.verdict = Statement("Unaligned Tensor-Core kernel variants (loads under {bytes} bytes) take {share} of GPU "
+                                "{device}'s time ({time} " + per + "), {tc_share} of its Tensor-Core GEMM/convolution "
+                                "time",
+                                {Count("bytes", kAlignedBytes), Fraction("share", gpu.Share(unaligned_ns)),
+                                 Count("device", static_cast<uint64_t>(finding.device_id)),
+                                 Duration("time", gpu.PerStep(unaligned_ns)),
+                                 Fraction("tc_share", base::ShareOf(unaligned_ns, tensor_core_ns))});
+    finding.evidence.push_back({"examined", Examined(input, gpu)});
+    finding.evidence.push_back({"unaligned Tensor-Core kernels",
+                                Statement("{kernels}, {time} " + per,
+                                          {Count("kernels", unaligned_kernels), Duration("time", gpu.PerStep(unaligned_ns))})});
+    for (const auto& [key, variant] : variants) {
+      finding.evidence.push_back(
+          {std::string(DataTypeName(key.first)) + " align" + std::to_string(key.second),
+           Statement("{kernels:kernel}, {time}", {Count("kernels", variant.kernels), Duration("time", variant.ns)})});
+    }
+    finding.evidence.push_back(
         {"Tensor-Core time whose kernel names give an alignment",
-         fmt::format("{} of {}", base::FormatDuration(tagged_ns),
-                     base::FormatDuration(tensor_core_ns))},
-        {"source",
-         "alignN tags in CUTLASS kernel names (a naming convention); the trace has no GEMM "
-         "dimensions"},
-    };
+         Statement("{tagged} of {all} " + per, {Duration("tagged", gpu.PerStep(tagged_ns)),
+                                                Duration("all", gpu.PerStep(tensor_core_ns))})});
+    finding.evidence.push_back(
+        {"source", Statement("alignN tags in CUTLASS kernel names (a naming convention); the trace has no GEMM "
+                             "dimensions")});
     finding.examples = examples.Top(kExamples);
-    finding.time_ns = unaligned_ns;
     findings.push_back(std::move(finding));
   }
   return findings;

@@ -1,5 +1,6 @@
 # Writes a C++ source file that holds the pages of docs/findings/ as raw string literals, for
-# EmbeddedFindingDocs() (analyzers/findings/finding_catalog.h). analyzers/CMakeLists.txt runs it at build time,
+# EmbeddedFindingDocs(), and the catalog taken from them, for FindingCatalog()
+# (analyzers/findings/finding_catalog.h): each page's "# " title and its "default severity **...**". analyzers/CMakeLists.txt runs it at build time,
 # with the pages as dependencies, so editing a page rebuilds the binary:
 #   cmake -DDOCS_DIR=<docs/findings> -DDOCS=<a.md|b.md|...> -DOUTPUT=<file.cc> -P embed_finding_docs.cmake
 #
@@ -16,6 +17,7 @@ endif()
 
 string(REPLACE "|" ";" docs "${DOCS}")
 set(entries "")
+set(catalog "")
 foreach(doc IN LISTS docs)
   if(NOT doc MATCHES "^([a-z0-9_]+\\.[a-z0-9_]+)\\.md$")
     message(FATAL_ERROR "${DOCS_DIR}/${doc}: a finding page is named <id>.md, with a dotted lower-case id")
@@ -32,6 +34,18 @@ foreach(doc IN LISTS docs)
     message(FATAL_ERROR "${DOCS_DIR}/${doc} has ${length} characters; a page must stay below ${max_length}")
   endif()
   string(APPEND entries "    {\"${id}\",\n     R\"${delimiter}(${text})${delimiter}\"},\n")
+  if(NOT text MATCHES "^# ([^\n]+)\n")
+    message(FATAL_ERROR "${DOCS_DIR}/${doc}: the first line must be '# <title>'")
+  endif()
+  set(title "${CMAKE_MATCH_1}")
+  if(NOT text MATCHES "Finding id `${id}`, default severity \\*\\*(info|warning|critical)\\*\\*")
+    message(FATAL_ERROR "${DOCS_DIR}/${doc}: no line 'Finding id `${id}`, default severity **info|warning|critical**.'")
+  endif()
+  set(severity "${CMAKE_MATCH_1}")
+  string(SUBSTRING "${severity}" 0 1 first)
+  string(TOUPPER "${first}" first)
+  string(SUBSTRING "${severity}" 1 -1 rest)
+  string(APPEND catalog "    {\"${id}\", R\"${delimiter}(${title})${delimiter}\", Severity::k${first}${rest}},\n")
 endforeach()
 
 file(WRITE "${OUTPUT}" "\
@@ -45,9 +59,13 @@ namespace {
 constexpr FindingDocFile kEmbeddedDocs[] = {
 ${entries}};
 
+constexpr FindingInfo kCatalog[] = {
+${catalog}};
+
 }  // namespace
 
 std::span<const FindingDocFile> EmbeddedFindingDocs() { return kEmbeddedDocs; }
+std::span<const FindingInfo> FindingCatalog() { return kCatalog; }
 
 }  // namespace ampprof::analyzers
 ")

@@ -1,17 +1,23 @@
 #ifndef AMPPROF_ANALYZERS_FINDINGS_FINDING_H_
 #define AMPPROF_ANALYZERS_FINDINGS_FINDING_H_
 
-// A Finding: one diagnosed problem, with the numbers that prove it. Its id names an entry of the
-// finding catalog (finding_catalog.h), which holds what it means and how to fix it; the finding holds
-// what is specific to this trace.
+// A Finding: one diagnosed problem, with the numbers that prove it and the step time that fixing it
+// would save. Its id names an entry of the finding catalog (finding_catalog.h), which holds what it
+// means and how to fix it in general; the finding holds what is specific to this trace.
+//
+// Numbers are typed values, never preformatted prose: a Statement is a sentence with {key}
+// placeholders and the values that fill them, and each reporter formats the values (reports/common),
+// so a duration is the same text in every view and a number in JSON.
 //
 //   Finding finding;
 //   finding.id = "layout.nchw_nhwc";
 //   finding.severity = Severity::kWarning;
-//   finding.verdict = "12 NCHW<->NHWC conversion kernels take 2.6% of GPU kernel time";
-//   finding.evidence = {{"conversion kernels", "12"}, {"their time", "277 us (2.6%)"}};
-//   finding.time_ns = 277'000;   // what fixing it would save, at most
+//   finding.verdict = Statement("{kernels} NCHW<->NHWC conversion kernels take {share} of the step",
+//                               {Count("kernels", 12), Fraction("share", 0.026)});
+//   finding.evidence.push_back({"their time", Statement("{time} per step", {Duration("time", 2'310)})});
+//   finding.saving = Saving::Exact(2'310, 0.026, "removing the conversions");
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -20,18 +26,81 @@
 
 namespace ampprof::analyzers {
 
+enum class Unit : uint8_t {
+  kDuration,  // nanoseconds
+  kBytes,
+  kCount,     // an integer count
+  kFraction,  // a share, 0..1, shown as a percentage
+  kRatio,     // a multiplier, shown as "1.52x"
+  kNumber,    // a real number, shown with one decimal (kernels per step, ...)
+};
+
+struct Quantity {
+  std::string key;  // a placeholder name, stable for scripts: "idle_ns", "share"
+  double value = 0.0;
+  Unit unit = Unit::kCount;
+};
+
+inline Quantity Duration(std::string key, base::DurationNs ns) { return {std::move(key), static_cast<double>(ns), Unit::kDuration}; }
+inline Quantity Bytes(std::string key, uint64_t bytes) { return {std::move(key), static_cast<double>(bytes), Unit::kBytes}; }
+inline Quantity Count(std::string key, uint64_t count) { return {std::move(key), static_cast<double>(count), Unit::kCount}; }
+inline Quantity Fraction(std::string key, double share) { return {std::move(key), share, Unit::kFraction}; }
+inline Quantity Ratio(std::string key, double ratio) { return {std::move(key), ratio, Unit::kRatio}; }
+inline Quantity Number(std::string key, double value) { return {std::move(key), value, Unit::kNumber}; }
+
+// A sentence whose numbers are values: "{idle} in {gaps:gap}" with idle and gaps given. Text outside
+// braces is literal; "{{" and "}}" are literal braces. Every placeholder names one of `values`;
+// "{key:noun}" (or "{key:singular|plural}") has the reports put the noun after the count, in the number
+// the count asks for.
+struct Statement {
+  std::string text;
+  std::vector<Quantity> values;
+
+  Statement() = default;
+  Statement(std::string sentence, std::vector<Quantity> numbers = {})
+      : text(std::move(sentence)), values(std::move(numbers)) {}
+  Statement(const char* sentence) : text(sentence) {}  // NOLINT: a sentence without numbers reads as one
+  // The value named `key`, or nullptr.
+  const Quantity* Find(std::string_view key) const;
+};
+
 struct Evidence {
-  std::string label;  // "GPU busy"
-  std::string value;  // "36.6% of 1.01 s"
+  std::string label;  // "idle, waiting for launches"
+  Statement value;    // "{idle} in {gaps} gaps ({share} of the step)"
+};
+
+// What fixing the finding would save, stated per measured step (or per run, when the trace marks no
+// steps), from the step account. A what-if, not a promise: `basis` says which.
+struct Saving {
+  base::DurationNs ns = 0;        // the saving per step (or per run): the best estimate, or the upper end
+  base::DurationNs low_ns = 0;    // the lower end of a range; == ns when the estimate is one number
+  double fraction = 0.0;          // ns / the median step (or the run's analysed time)
+  double low_fraction = 0.0;
+  std::string basis;              // the documented what-if, one line: "the idle time of the launch waits"
+
+  static Saving Exact(base::DurationNs ns, double fraction, std::string basis) {
+    return {ns, ns, fraction, fraction, std::move(basis)};
+  }
+  static Saving Range(base::DurationNs low_ns, base::DurationNs high_ns, double low_fraction, double high_fraction,
+                      std::string basis) {
+    return {high_ns, low_ns, high_fraction, low_fraction, std::move(basis)};
+  }
+  bool none() const { return ns <= 0; }
+  bool is_range() const { return low_ns != ns; }
 };
 
 struct Finding {
   std::string id;  // a catalog id
   Severity severity = Severity::kWarning;
-  std::string verdict;  // one line, with the numbers
+  int32_t device_id = -1;  // the GPU it is about, or -1 for the run as a whole
+  Statement verdict;       // one line, with the numbers
   std::vector<Evidence> evidence;
   std::vector<std::string> examples;  // kernels, ops or steps that show it, most telling first
-  base::DurationNs time_ns = 0;       // GPU time at stake, for ordering findings; 0 when not a time
+  Saving saving;                      // none (0) for findings that are not about step time
+  // The fix for this trace, in one sentence, and the code to paste when there is some; when the
+  // analyzer leaves them empty, the report assembly fills the page's first "How to fix it" sentence.
+  std::string fix;
+  std::string fix_code;
 };
 
 }  // namespace ampprof::analyzers

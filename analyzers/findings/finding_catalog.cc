@@ -7,82 +7,6 @@
 #include "src/base/edit_distance.h"
 
 namespace ampprof::analyzers {
-namespace {
-
-// One entry per finding id, in the order of ARCHITECTURE.md's "Findings" table: what code needs.
-// The text about each finding (meaning, detection, evidence, fix, where it was seen) is its page,
-// docs/findings/<id>.md, whose "# " heading is the title here, word for word.
-//
-// Default severities follow one rule: kCritical when the problem typically costs most of the step
-// or decides the outcome of AMP (launch-bound steps, no Tensor Cores, the slower-than-FP32
-// verdict) or is a correctness bug (a second optimizer step); kInfo when the cost is inherent to
-// autocast and usually small (casts); kWarning for the rest. Analyzers raise or lower the
-// severity of a finding with its evidence.
-constexpr FindingInfo kCatalog[] = {
-    {
-        .id = "gpu.launch_bound",
-        .title = "GPU idles between kernels: the host cannot launch work fast enough",
-        .default_severity = Severity::kCritical,
-    },
-    {
-        .id = "gpu.sync_stall",
-        .title = "Host synchronisations drain the GPU queue during the step",
-        .default_severity = Severity::kWarning,
-    },
-    {
-        .id = "layout.nchw_nhwc",
-        .title = "Convolutions spend time converting tensors between NCHW and NHWC layouts",
-        .default_severity = Severity::kWarning,
-    },
-    {
-        .id = "tensor_cores.fp32_math",
-        .title = "Matmuls or convolutions still run on CUDA cores instead of Tensor Cores",
-        .default_severity = Severity::kWarning,
-    },
-    {
-        .id = "tensor_cores.misaligned",
-        .title = "Tensor-Core GEMMs run slow unaligned variants: dimensions not multiples of eight",
-        .default_severity = Severity::kWarning,
-    },
-    {
-        .id = "tensor_cores.unavailable",
-        .title = "The GPU has no Tensor Cores: mixed precision saves memory, not time",
-        .default_severity = Severity::kCritical,
-    },
-    {
-        .id = "conv.grouped_fallback",
-        .title = "Grouped or depthwise convolutions run on slow non-Tensor-Core kernels under AMP",
-        .default_severity = Severity::kWarning,
-    },
-    {
-        .id = "amp.scaler_overhead",
-        .title = "GradScaler's unscale, inf check and host sync cost a visible share of the step",
-        .default_severity = Severity::kWarning,
-    },
-    {
-        .id = "amp.cast_overhead",
-        .title = "Autocast cast kernels take a noticeable share of the step",
-        .default_severity = Severity::kInfo,
-    },
-    {
-        .id = "amp.slower_than_fp32",
-        .title = "The mixed-precision run is no faster than the FP32 run",
-        .default_severity = Severity::kCritical,
-    },
-    {
-        .id = "bench.warmup_in_window",
-        .title = "The measured window includes warm-up work",
-        .default_severity = Severity::kWarning,
-    },
-    {
-        .id = "amp.double_optimizer_step",
-        .title =
-            "The optimizer steps twice per iteration, e.g. optimizer.step() after scaler.step()",
-        .default_severity = Severity::kCritical,
-    },
-};
-
-}  // namespace
 
 std::string_view SeverityName(Severity severity) {
   switch (severity) {
@@ -96,10 +20,8 @@ std::string_view SeverityName(Severity severity) {
   return "unknown";  // only reachable with a value cast from outside the enum
 }
 
-std::span<const FindingInfo> FindingCatalog() { return kCatalog; }
-
 const FindingInfo* FindFinding(std::string_view id) {
-  for (const FindingInfo& info : kCatalog) {
+  for (const FindingInfo& info : FindingCatalog()) {
     if (info.id == id) return &info;
   }
   return nullptr;
@@ -122,7 +44,7 @@ std::string_view ClosestFindingId(std::string_view text) {
   size_t fragment_matches = 0;
   std::string_view closest;
   size_t closest_distance = std::string_view::npos;
-  for (const FindingInfo& info : kCatalog) {
+  for (const FindingInfo& info : FindingCatalog()) {
     const std::string_view name = info.id.substr(info.id.find('.') + 1);
     const size_t distance =
         std::min(base::EditDistance(typed, info.id), base::EditDistance(typed, name));

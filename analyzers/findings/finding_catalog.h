@@ -4,8 +4,9 @@
 // The catalog of finding ids: each id's title and default severity, which code needs, and its
 // reference page, docs/findings/<id>.md (what the finding means, how ampprof detects it, the
 // evidence, how to fix it, where it was seen). The pages are built into the binary from the
-// Markdown files (analyzers/embed_finding_docs.cmake), so `ampprof explain <id>` and the page on
-// GitHub are one text. Ids are stable forever: never renumber or rename one (ARCHITECTURE.md,
+// Markdown files, and the catalog is taken from them (analyzers/findings/embed_finding_docs.cmake:
+// each page's title and default severity), so `ampprof explain <id>`, the page on GitHub and the
+// catalog are one text. Ids are stable forever: never renumber or rename one (ARCHITECTURE.md,
 // "Findings").
 //
 //   const FindingInfo* info = FindFinding("gpu.launch_bound");
@@ -31,7 +32,8 @@ struct FindingDocFile {
   std::string_view markdown;  // the file's bytes
 };
 
-// Every finding id, in the order of ARCHITECTURE.md's table.
+// Every finding id, in the order of ARCHITECTURE.md's table (the page list in
+// analyzers/findings/CMakeLists.txt). Defined in the source file the build generates from the pages.
 std::span<const FindingInfo> FindingCatalog();
 // nullptr when `id` is not a finding id.
 const FindingInfo* FindFinding(std::string_view id);

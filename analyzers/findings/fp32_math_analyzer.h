@@ -1,22 +1,18 @@
 #ifndef AMPPROF_ANALYZERS_FINDINGS_FP32_MATH_ANALYZER_H_
 #define AMPPROF_ANALYZERS_FINDINGS_FP32_MATH_ANALYZER_H_
 
-// tensor_cores.fp32_math: GEMM and convolution time that still runs on CUDA cores (SIMT FFMA/HFMA)
-// on a GPU with Tensor Cores.
-// - In a mixed-precision run (precision.h decides, from the trace) it is a warning: ops outside
-//   autocast, .float() casts, custom ops, or shapes/dtypes for which the library has no Tensor-Core
-//   kernel. Grouped/depthwise convolutions are left to conv.grouped_fallback, FP64 math is
-//   deliberate.
-// - In an FP32 run on Ampere or newer (compute capability recorded in the trace) it is an info:
-// TF32
-//   would put FP32 matmuls (and convolutions) on Tensor Cores. Only for the kind of kernel (GEMM or
-//   convolution) that runs no TF32 kernel anywhere in the trace: where some already do, TF32 is on
-//   and the SIMT kernels are the library's choice for their shapes.
+// tensor_cores.fp32_math: GEMM and convolution time that still runs on CUDA cores (SIMT FFMA/HFMA) in
+// a mixed-precision run (precision.h decides, from the trace) on a GPU with Tensor Cores: ops outside
+// autocast, .float() casts, custom ops, or shapes/dtypes for which the library has no Tensor-Core kernel.
+// Grouped/depthwise convolutions are left to conv.grouped_fallback; FP64 math is deliberate. An FP32 run
+// is amp.opportunity's. The saving is the CUDA-core time at the expected Tensor-Core speed-up
+// (throughput.h), a range.
 // Kernels whose math unit the name does not give are never counted as CUDA-core time.
 
 #include <vector>
 
-#include "analyzers/findings/registry.h"
+#include "analyzers/facts/analysis_input.h"
+#include "analyzers/findings/finding.h"
 
 namespace ampprof::analyzers {
 

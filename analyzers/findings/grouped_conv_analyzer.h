@@ -12,7 +12,8 @@
 
 #include <vector>
 
-#include "analyzers/findings/registry.h"
+#include "analyzers/facts/analysis_input.h"
+#include "analyzers/findings/finding.h"
 
 namespace ampprof::analyzers {
 

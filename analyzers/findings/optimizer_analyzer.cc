@@ -4,16 +4,13 @@
 #include <map>
 #include <optional>
 
-#include <fmt/format.h>
-
 #include "analyzers/facts/steps.h"
-#include "src/base/format.h"
+#include "analyzers/findings/finding_support.h"
 
 namespace ampprof::analyzers {
 namespace {
 
 using base::DurationNs;
-using base::FormatDuration;
 using base::TimeNs;
 
 // One doubled step could be a retry or a gradient-accumulation boundary; the bug repeats on every step,
@@ -152,17 +149,18 @@ std::vector<Finding> AnalyzeOptimizerSteps(const AnalysisInput& input) {
   Finding finding;
   finding.id = "amp.double_optimizer_step";
   finding.severity = FindFinding(finding.id)->default_severity;
-  finding.verdict = fmt::format(
-      "The optimizer runs twice in {} of {} steps: the weights are updated twice per step (optimizer.step() "
-      "after scaler.step(optimizer)?)",
-      doubled->steps_doubled, doubled->steps_examined);
-  finding.evidence = {
-      {"seen in", doubled->how},
-      {"steps with two identical optimizer passes", fmt::format("{} of {} measured", doubled->steps_doubled, doubled->steps_examined)},
-      {"GPU time of the second passes", FormatDuration(doubled->repeated_ns)},
-  };
+  if (const DeviceAccount* gpu = input.account().Primary(); gpu != nullptr) {
+    finding.saving = SavingOf(*gpu, doubled->repeated_ns, "the GPU time of the second optimizer passes");
+  }
+  finding.verdict = Statement("The optimizer runs twice in {doubled} of {steps:step}: the weights are updated twice "
+                              "per step (optimizer.step() after scaler.step(optimizer)?)",
+                              {Count("doubled", doubled->steps_doubled), Count("steps", doubled->steps_examined)});
+  finding.evidence.push_back({"seen in", Statement(doubled->how)});
+  finding.evidence.push_back({"steps with two identical optimizer passes",
+                              Statement("{doubled} of {steps} measured", {Count("doubled", doubled->steps_doubled),
+                                                                           Count("steps", doubled->steps_examined)})});
+  finding.evidence.push_back({"GPU time of the second passes", Statement("{time}", {Duration("time", doubled->repeated_ns)})});
   if (!doubled->example.empty()) finding.examples.push_back(doubled->example);
-  finding.time_ns = doubled->repeated_ns;
   findings.push_back(std::move(finding));
   return findings;
 }

@@ -1,39 +1,42 @@
 #ifndef AMPPROF_ANALYZERS_FINDINGS_REGISTRY_H_
 #define AMPPROF_ANALYZERS_FINDINGS_REGISTRY_H_
 
-// The analyzer interface: a pure function from a model (and what every analyzer needs of it, computed
-// once) to findings. No I/O, no printing. New analyzer = a file pair with one such function, its test,
-// its catalog entry, and one line in analyzers.cc.
+// The analyzers: pure functions from one trace's AnalysisInput to findings. No I/O, no printing. A new
+// finding = its page in docs/findings/ (listed in analyzers/findings/CMakeLists.txt), a file pair with one
+// such function, its test, and one line in registry.cc.
 //
 //   std::vector<Finding> AnalyzeLayout(const AnalysisInput& input);
+//   const std::vector<Finding> findings = RunAnalyzers(input);   // ordered as reports list them
 
-#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
 
-#include "analyzers/findings/finding.h"
 #include "analyzers/facts/analysis_input.h"
+#include "analyzers/findings/finding.h"
 
 namespace ampprof::analyzers {
 
 using AnalyzerFunction = std::vector<Finding> (*)(const AnalysisInput& input);
 
 struct AnalyzerEntry {
-  std::string_view name;
+  std::string_view name;  // the check's name, as reports list what ran
+  std::span<const std::string_view> ids;  // the finding ids it can report (what `ampprof explain` takes)
   AnalyzerFunction run;
 };
 
-// Every analyzer, in the order they run (analyzers.cc).
+// Every analyzer, in the order they run (registry.cc).
 std::span<const AnalyzerEntry> AllAnalyzers();
 
-// Runs them all; findings ordered by severity, then by the time at stake.
-std::vector<Finding> RunAnalyzers(const model::TraceModel& model);
-// The same on an input the caller holds, e.g. to read its steps() too without finding them twice.
+// Runs them all; findings ordered by SortFindings, each with its fix filled (FillFixes).
 std::vector<Finding> RunAnalyzers(const AnalysisInput& input);
 
-// Orders findings as reports list them: most severe first, then by the time at stake (stable).
+// Orders findings as reports list them: most severe first, then by the step time fixing each would save
+// (the high end of a range), then by id (stable).
 void SortFindings(std::vector<Finding>& findings);
+
+// Gives each finding without a fix of its own the first sentence of its page's "How to fix it".
+void FillFixes(std::vector<Finding>& findings);
 
 }  // namespace ampprof::analyzers
 

@@ -5,27 +5,21 @@
 #include <optional>
 #include <unordered_set>
 
-#include <fmt/format.h>
-
 #include "analyzers/facts/idle_gaps.h"
+#include "analyzers/facts/step_account.h"
 #include "analyzers/facts/steps.h"
-#include "src/base/format.h"
+#include "analyzers/findings/finding_support.h"
 
 namespace ampprof::analyzers {
 namespace {
 
 using base::DurationNs;
-using base::FormatCount;
-using base::FormatDuration;
-using base::FormatPercent;
 using base::TimeNs;
 
 // found_inf is a one-element float tensor; the sum over devices that .item() reads is no bigger.
 constexpr uint64_t kFoundInfBytes = 8;
 // Below a twentieth of the step, GradScaler is the price of FP16 and not worth changing the loop for.
 constexpr double kMinShareOfStep = 0.05;
-// From a fifth of the step, GradScaler eats most of what FP16 Tensor Cores could save.
-constexpr double kCriticalShareOfStep = 0.20;
 
 bool IsScaleUpdate(std::string_view name) { return name.find("amp_update_scale") != std::string_view::npos; }
 
@@ -64,13 +58,14 @@ DurationNs BlockedFrom(const model::TraceModel& model, model::ApiCallRow copy_ca
   return blocked_until - calls.start[copy_call];
 }
 
-ScalerCost MeasureScaler(const AnalysisInput& input, model::DeviceRow device, base::Interval window) {
+ScalerCost MeasureScaler(const AnalysisInput& input, const DeviceAccount& gpu) {
+  const model::DeviceRow device = gpu.device;
+  const base::Interval window = gpu.window();
   const model::TraceModel& model = input.model;
   const model::KernelTable& kernels = model.kernels();
   ScalerCost cost;
   std::vector<TimeNs> unscale_launches;  // launch-call starts of the unscale kernels
-  for (model::KernelRow kernel : model.device(device).kernels) {
-    if (kernels.start[kernel] < window.start || kernels.start[kernel] >= window.end) continue;
+  for (model::KernelRow kernel : KernelsInWindow(input, gpu)) {
     const KernelCategory category = input.ClassOf(kernel).category;
     if (category == KernelCategory::kOptimizer && IsFusedOptimizer(model.KernelName(kernel))) cost.fused_optimizer = true;
     if (category != KernelCategory::kGradScaler) continue;
@@ -111,66 +106,58 @@ ScalerCost MeasureScaler(const AnalysisInput& input, model::DeviceRow device, ba
     ++cost.syncs;
     cost.host_blocked_ns += BlockedFrom(model, call, cost);
   }
-  if (cost.syncs > 0) {
-    const IdleBreakdown idle = ClassifyIdleGaps(input, device, window);
-    for (const auto& [call, gap] : idle.draining_syncs) {
-      if (cost.sync_calls.contains(call.value)) cost.gpu_idle_ns += gap;
+  for (const AccountedGap& gap : gpu.host_gaps) {
+    if (gap.cause == GapCause::kHostSync && gap.draining_call.valid() && cost.sync_calls.contains(gap.draining_call.value)) {
+      cost.gpu_idle_ns += gap.interval.duration();
     }
   }
   return cost;
-}
-
-std::string PerStep(DurationNs total, size_t steps) {
-  return FormatDuration(static_cast<DurationNs>(static_cast<double>(total) / static_cast<double>(steps)));
 }
 
 }  // namespace
 
 std::vector<Finding> AnalyzeGradScaler(const AnalysisInput& input) {
   std::vector<Finding> findings;
-  const std::optional<Steps>& steps = input.steps();
   // Per-step cost needs steps; a GradScaler run always has them (one scale update per step).
-  if (!steps || steps->measured().empty()) return findings;
-  const base::Interval window{steps->measured().front().start, steps->measured().back().end};
-  const size_t step_count = steps->measured().size();
-  const DurationNs step_ns = steps->MedianDuration();
-  if (step_ns <= 0) return findings;
-
-  for (uint32_t i = 0; i < input.model.devices().size(); ++i) {
-    const model::DeviceRow row(i);
-    const ScalerCost cost = MeasureScaler(input, row, window);
+  if (input.account().basis != AccountBasis::kMeasuredSteps) return findings;
+  for (const DeviceAccount& gpu : input.account().devices) {
+    const ScalerCost cost = MeasureScaler(input, gpu);
     if (cost.unscale_kernels + cost.update_kernels == 0) continue;
-    const DurationNs total = cost.unscale_ns + cost.update_ns + cost.gpu_idle_ns;
-    const double share = static_cast<double>(total) / static_cast<double>(step_count) / static_cast<double>(step_ns);
+    const DurationNs kernels_ns = ChargedWhere(gpu, [](const ComputeKey& key) { return key.category == KernelCategory::kGradScaler; });
+    const DurationNs total = kernels_ns + cost.gpu_idle_ns;
+    const double share = gpu.Share(total);
     if (share < kMinShareOfStep) continue;
+    const double step_count = static_cast<double>(gpu.steps());
 
     Finding finding;
     finding.id = "amp.scaler_overhead";
-    finding.severity = share >= kCriticalShareOfStep ? Severity::kCritical : Severity::kWarning;
-    finding.verdict = fmt::format("GradScaler costs {} per step on GPU {}, {} of the median step ({})",
-                                  PerStep(total, step_count), input.model.device(row).device_id,
-                                  FormatPercent(share), FormatDuration(step_ns));
-    finding.evidence = {
-        {"examined", fmt::format("{} measured steps from {}", step_count, StepSourceName(steps->source))},
-        {"unscale and inf-check kernels",
-         fmt::format("{} launches, {} per step", FormatCount(static_cast<int64_t>(cost.unscale_kernels)),
-                     PerStep(cost.unscale_ns, step_count))},
-        {"scale update kernels", fmt::format("{} launches, {} per step", FormatCount(static_cast<int64_t>(cost.update_kernels)),
-                                             PerStep(cost.update_ns, step_count))},
-    };
+    finding.device_id = DeviceIdOf(input, gpu);
+    finding.saving = SavingOf(gpu, total, "GradScaler's kernel time and the GPU's idle time after its found_inf "
+                                          "read, which BF16 without a scaler (or a fused optimizer) removes");
+    finding.severity = SeverityForSaving(finding.saving.fraction, kMinShareOfStep, kCriticalSaving);
+    finding.verdict = Statement("GradScaler costs {cost} per step on GPU {device}, {share} of the median step ({step})",
+                                {Duration("cost", finding.saving.ns), Count("device", static_cast<uint64_t>(finding.device_id)),
+                                 Fraction("share", share), Duration("step", gpu.MedianStepNs())});
+    finding.evidence.push_back({"examined", Examined(input, gpu)});
+    finding.evidence.push_back({"unscale and inf-check kernels",
+                                Statement("{kernels:launch|launches}, {per_step} per step",
+                                          {Count("kernels", cost.unscale_kernels),
+                                           Duration("per_step", gpu.PerStep(cost.unscale_ns))})});
+    finding.evidence.push_back({"scale update kernels", Statement("{kernels:launch|launches}, {per_step} per step",
+                                                                  {Count("kernels", cost.update_kernels),
+                                                                   Duration("per_step", gpu.PerStep(cost.update_ns))})});
     if (cost.syncs > 0) {
       finding.evidence.push_back(
           {"found_inf.item() syncs",
-           fmt::format("{} ({:.1f} per step): host blocked {} per step, GPU idle {} per step after them",
-                       FormatCount(static_cast<int64_t>(cost.syncs)),
-                       static_cast<double>(cost.syncs) / static_cast<double>(step_count),
-                       PerStep(cost.host_blocked_ns, step_count), PerStep(cost.gpu_idle_ns, step_count))});
+           Statement("{syncs} ({per_step} per step): host blocked {blocked} per step, GPU idle {idle} per step after them",
+                     {Count("syncs", cost.syncs), Number("per_step", static_cast<double>(cost.syncs) / step_count),
+                      Duration("blocked", gpu.PerStep(cost.host_blocked_ns)), Duration("idle", gpu.PerStep(cost.gpu_idle_ns))})});
     } else {
       finding.evidence.push_back({"found_inf.item() syncs",
-                                  cost.fused_optimizer ? "none: the fused optimizer reads found_inf on the GPU"
-                                                       : "none recorded (no 4-byte device-to-host copies after the unscale)"});
+                                  Statement(cost.fused_optimizer ? "none: the fused optimizer reads found_inf on the GPU"
+                                                                 : "none recorded (no 4-byte device-to-host copies after "
+                                                                   "the unscale)")});
     }
-    finding.time_ns = total;
     findings.push_back(std::move(finding));
   }
   return findings;

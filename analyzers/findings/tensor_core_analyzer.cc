@@ -1,51 +1,45 @@
 #include "analyzers/findings/tensor_core_analyzer.h"
 
-#include <fmt/format.h>
-
-#include "src/base/format.h"
+#include "analyzers/facts/precision.h"
+#include "analyzers/findings/finding_support.h"
 
 namespace ampprof::analyzers {
-namespace {
-
-// Volta (sm_70) was the first architecture with Tensor Cores; every later one has them.
-constexpr uint32_t kFirstTensorCoreMajor = 7;
-
-}  // namespace
 
 std::vector<Finding> AnalyzeTensorCoreAvailability(const AnalysisInput& input) {
   const model::TraceModel& model = input.model;
+  const bool mixed = DescribePrecision(input).MixedPrecision();
   std::vector<Finding> findings;
-  for (const model::Device& device : model.devices()) {
+  for (const DeviceAccount& gpu : input.account().devices) {
+    const model::Device& device = model.device(gpu.device);
     // Only what the trace states: a device without recorded properties is not assumed to be old.
-    if (!device.has_properties || device.compute_major == 0 || device.compute_major >= kFirstTensorCoreMajor ||
-        device.kernels.empty()) {
-      continue;
-    }
-    base::DurationNs kernel_ns = 0;
-    base::DurationNs matrix_ns = 0;
-    for (model::KernelRow kernel : device.kernels) {
-      const base::DurationNs duration = model.kernels().duration(kernel);
-      kernel_ns = base::SaturatingAdd(kernel_ns, duration);
-      const KernelCategory category = input.ClassOf(kernel).category;
-      if (category == KernelCategory::kGemm || category == KernelCategory::kConvolution) {
-        matrix_ns = base::SaturatingAdd(matrix_ns, duration);
-      }
-    }
-    const double share = kernel_ns > 0 ? static_cast<double>(matrix_ns) / static_cast<double>(kernel_ns) : 0.0;
+    if (!device.has_properties || device.compute_major == 0 || device.compute_major >= kFirstTensorCoreMajor) continue;
+    const base::DurationNs matrix_ns = ChargedWhere(gpu, [](const ComputeKey& key) {
+      return key.category == KernelCategory::kGemm || key.category == KernelCategory::kConvolution;
+    });
     Finding finding;
     finding.id = "tensor_cores.unavailable";
-    finding.severity = FindFinding(finding.id)->default_severity;
-    finding.verdict = fmt::format(
-        "GPU {} ({}, sm_{}{}) has no Tensor Cores: mixed precision can save memory here, not GEMM or "
-        "convolution time",
-        device.device_id, model.Text(device.name), device.compute_major, device.compute_minor);
-    finding.evidence = {
-        {"compute capability", fmt::format("{}.{} (Tensor Cores need {}.0 or newer)", device.compute_major,
-                                           device.compute_minor, kFirstTensorCoreMajor)},
-        {"GEMM and convolution time", fmt::format("{} ({} of kernel time)", base::FormatDuration(matrix_ns),
-                                                   base::FormatPercent(share))},
-    };
-    finding.time_ns = matrix_ns;
+    finding.device_id = DeviceIdOf(input, gpu);
+    // In a mixed-precision run this decides the outcome: AMP cannot be faster here. In an FP32 run it is
+    // what the user should know before trying.
+    finding.severity = mixed ? Severity::kCritical : Severity::kInfo;
+    finding.verdict = Statement(
+        "GPU {device} (" + std::string(model.Text(device.name)) +
+            ") has no Tensor Cores: mixed precision can save memory here, not GEMM or convolution time",
+        {Count("device", static_cast<uint64_t>(finding.device_id))});
+    finding.evidence.push_back(
+        {"compute capability", Statement("{major}.{minor} (Tensor Cores need {first}.0 or newer)",
+                                         {Count("major", device.compute_major), Count("minor", device.compute_minor),
+                                          Count("first", kFirstTensorCoreMajor)})});
+    finding.evidence.push_back(
+        {"GEMM and convolution time", Statement("{time} " + std::string(PerStepWords(input.account())) + " ({share})",
+                                                {Duration("time", gpu.PerStep(matrix_ns)),
+                                                 Fraction("share", gpu.Share(matrix_ns))})});
+    finding.evidence.push_back({"precision", mixed ? MixedPrecisionEvidence(DescribePrecision(input))
+                                                   : Statement("FP32: no reduced-precision kernels")});
+    finding.fix = mixed ? "Train in FP32 on this GPU (AMP only adds casts and GradScaler's work), or move the job to "
+                          "a GPU with Tensor Cores (Volta or newer)."
+                        : "Keep FP32 on this GPU for speed; autocast would save memory only. A Volta or newer GPU "
+                          "runs FP16/BF16 GEMMs and convolutions on Tensor Cores.";
     findings.push_back(std::move(finding));
   }
   return findings;

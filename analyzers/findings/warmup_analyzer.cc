@@ -5,19 +5,15 @@
 #include <optional>
 #include <unordered_set>
 
-#include <fmt/format.h>
-#include <fmt/ranges.h>
-
 #include "analyzers/facts/steps.h"
-#include "src/base/format.h"
+#include "analyzers/facts/autotuning.h"
+#include "analyzers/facts/step_account.h"
+#include "analyzers/findings/finding_support.h"
 
 namespace ampprof::analyzers {
 namespace {
 
 using base::DurationNs;
-using base::FormatCount;
-using base::FormatDuration;
-using base::FormatPercent;
 
 // Warm-up that adds less than a tenth to the window's time changes a naive mean step time by less than
 // run-to-run noise; above it, a benchmark over the window is wrong by that much.
@@ -77,62 +73,162 @@ std::vector<std::pair<std::string_view, DurationNs>> WarmupOnlyKernels(const Ana
   return only;
 }
 
+struct Autotuning {
+  size_t bursts = 0;
+  size_t inside_window = 0;   // bursts that start inside the account's window
+  DurationNs span_ns = 0;     // first trial start to last trial end, summed over bursts
+};
+
+Autotuning CountAutotuning(const StepAccount& account, const AnalysisInput& input) {
+  Autotuning autotuning;
+  for (const DeviceAccount& gpu : account.devices) {
+    for (const base::Interval& burst : gpu.autotuning) {
+      ++autotuning.bursts;
+      autotuning.span_ns += burst.duration();
+      if (gpu.window().Contains(burst.start)) ++autotuning.inside_window;
+    }
+  }
+  if (account.devices.empty()) {  // all warm-up: the bursts are not in any account
+    for (uint32_t i = 0; i < input.model.devices().size(); ++i) {
+      for (const base::Interval& burst : FindAutotuning(input, model::DeviceRow(i))) {
+        ++autotuning.bursts;
+        autotuning.span_ns += burst.duration();
+      }
+    }
+  }
+  return autotuning;
+}
+
+Statement AutotuningStatement(const Autotuning& autotuning) {
+  return Statement("{bursts:burst} of cuDNN algorithm trials, {time} (torch.backends.cudnn.benchmark = True)",
+                   {Count("bursts", autotuning.bursts), Duration("time", autotuning.span_ns)});
+}
+
+// Without steps: the trace's autotuning, left out of the analysis (a leading burst) or inside it.
+std::optional<Finding> AutotuningWithoutSteps(const AnalysisInput& input) {
+  const StepAccount& account = input.account();
+  const Autotuning autotuning = CountAutotuning(account, input);
+  if (autotuning.bursts == 0) return std::nullopt;
+  Finding finding;
+  finding.id = "bench.warmup_in_window";
+  if (account.basis == AccountBasis::kAllWarmup) {
+    finding.severity = Severity::kWarning;
+    finding.verdict = Statement("The trace holds only warm-up: cuDNN autotuning ({time} of algorithm trials) and "
+                                "too little after it to diagnose a training step",
+                                {Duration("time", autotuning.span_ns)});
+    finding.fix = "Profile later steps: start the capture after a few warm-up iterations (torch.profiler.schedule("
+                  "wait=1, warmup=2, active=5), or nsys --capture-range=cudaProfilerApi).";
+  } else if (autotuning.inside_window > 0) {
+    finding.severity = Severity::kWarning;
+    finding.verdict = Statement("cuDNN autotuning runs inside the analysed window ({bursts:burst}, {time}): new input "
+                                "shapes keep triggering algorithm trials",
+                                {Count("bursts", autotuning.inside_window), Duration("time", autotuning.span_ns)});
+    finding.fix = "Keep input shapes fixed (pad or bucket them), or set torch.backends.cudnn.benchmark = False when "
+                  "shapes vary.";
+  } else {
+    finding.severity = Severity::kInfo;
+    finding.verdict = Statement("The trace starts with cuDNN autotuning ({time} of algorithm trials); ampprof left it "
+                                "out of the analysed window",
+                                {Duration("time", autotuning.span_ns)});
+  }
+  finding.evidence.push_back({"autotuning", AutotuningStatement(autotuning)});
+  finding.evidence.push_back(
+      {"how it was recognised", Statement("convolution kernels of distinct algorithms, each followed by a host "
+                                          "synchronisation and most never run again")});
+  return finding;
+}
+
 }  // namespace
 
 std::vector<Finding> AnalyzeWarmup(const AnalysisInput& input) {
   std::vector<Finding> findings;
   const std::optional<Steps>& steps = input.steps();
-  if (!steps || steps->warmup == 0 || steps->measured().size() < kMinSteps) return findings;
-  const DurationNs median = steps->MedianDuration();
-  DurationNs window = 0;
-  for (const base::Interval& step : steps->intervals) window += step.duration();
-  DurationNs excess = 0;
-  std::vector<std::string> warmup_times;
-  for (size_t i = 0; i < steps->warmup; ++i) {
-    excess += std::max<DurationNs>(0, steps->intervals[i].duration() - median);
-    if (i < kStepsShown) warmup_times.push_back(FormatDuration(steps->intervals[i].duration()));
+  if (input.account().basis != AccountBasis::kMeasuredSteps) {
+    if (auto finding = AutotuningWithoutSteps(input)) findings.push_back(std::move(*finding));
+    return findings;
   }
-  const double excess_share = window > 0 ? static_cast<double>(excess) / static_cast<double>(window) : 0.0;
-  if (excess_share < kMinExcessShare) return findings;
+  const Autotuning autotuning = CountAutotuning(input.account(), input);
+  if (!steps || steps->warmup == 0 || steps->measured().size() < kMinSteps) {
+    if (autotuning.inside_window > 0) {
+      Finding finding;
+      finding.id = "bench.warmup_in_window";
+      finding.severity = Severity::kWarning;
+      finding.verdict = Statement("cuDNN autotuning runs inside the measured steps ({bursts:burst}, {time}): new "
+                                  "input shapes keep triggering algorithm trials",
+                                  {Count("bursts", autotuning.inside_window), Duration("time", autotuning.span_ns)});
+      finding.evidence.push_back({"autotuning", AutotuningStatement(autotuning)});
+      finding.fix = "Keep input shapes fixed (pad or bucket them), or set torch.backends.cudnn.benchmark = False when "
+                    "shapes vary.";
+      findings.push_back(std::move(finding));
+    }
+    return findings;
+  }
+  // Step times are the account's (periods of the busiest GPU), so the median here is the report's.
+  const DeviceAccount* gpu = input.account().Primary();
+  if (gpu == nullptr || gpu->warmup_periods.empty()) return findings;
+  const DurationNs median = gpu->MedianStepNs();
+  DurationNs window = gpu->window_ns();
+  DurationNs excess = 0;
+  std::vector<Quantity> warmup_times;
+  std::string warmup_text;
+  for (size_t i = 0; i < gpu->warmup_periods.size(); ++i) {
+    window += gpu->warmup_periods[i].duration();
+    excess += std::max<DurationNs>(0, gpu->warmup_periods[i].duration() - median);
+    if (i < kStepsShown) {
+      const std::string key = "warmup_" + std::to_string(i);
+      warmup_text += (warmup_text.empty() ? "{" : ", {") + key + "}";
+      warmup_times.push_back(Duration(key, gpu->warmup_periods[i].duration()));
+    }
+  }
+  const size_t all_steps = gpu->warmup_periods.size() + gpu->steps();
+  const double excess_share = base::ShareOf(excess, window);
+  if (excess_share < kMinExcessShare || median <= 0) return findings;
 
-  const double naive_mean = static_cast<double>(window) / static_cast<double>(steps->intervals.size());
+  const double naive_mean = static_cast<double>(window) / static_cast<double>(all_steps);
   Finding finding;
   finding.id = "bench.warmup_in_window";
+  finding.device_id = DeviceIdOf(input, *gpu);
   finding.severity = FindFinding(finding.id)->default_severity;
-  finding.verdict = fmt::format(
-      "The first {} of {} steps are warm-up ({} vs a steady {}): a timing over the whole window says {} per "
-      "step, {} more than the steady state",
-      steps->warmup, steps->intervals.size(), fmt::join(warmup_times, ", "), FormatDuration(median),
-      FormatDuration(static_cast<DurationNs>(naive_mean)),
-      FormatPercent(naive_mean / static_cast<double>(median) - 1.0));
-  finding.evidence = {
-      {"steps", fmt::format("{} from {}; {} warm-up, {} steady (median {}, p90 {})", steps->intervals.size(),
-                            StepSourceName(steps->source), steps->warmup, steps->measured().size(),
-                            FormatDuration(median), FormatDuration(steps->P90Duration()))},
-      {"warm-up excess", fmt::format("{} over the steady median, {} of the window", FormatDuration(excess),
-                                     FormatPercent(excess_share))},
-  };
+  std::vector<Quantity> values = {Count("warmup", gpu->warmup_periods.size()), Count("steps", all_steps)};
+  values.insert(values.end(), warmup_times.begin(), warmup_times.end());
+  values.push_back(Duration("median", median));
+  values.push_back(Duration("naive", static_cast<DurationNs>(naive_mean)));
+  values.push_back(Fraction("more", naive_mean / static_cast<double>(median) - 1.0));
+  finding.verdict = Statement("The first {warmup} of {steps} steps are warm-up (" + warmup_text + " vs a steady "
+                              "{median}): a timing over the whole window says {naive} per step, {more} more than the "
+                              "steady state",
+                              std::move(values));
+  finding.evidence.push_back(
+      {"steps", Statement("{steps} from " + std::string(StepSourceName(steps->source)) +
+                              "; {warmup} warm-up, {steady} steady (median {median}, p90 {p90})",
+                          {Count("steps", all_steps), Count("warmup", gpu->warmup_periods.size()),
+                           Count("steady", gpu->steps()), Duration("median", median), Duration("p90", gpu->P90StepNs())})});
+  finding.evidence.push_back({"warm-up excess", Statement("{excess} over the steady median, {share} of the window",
+                                                          {Duration("excess", excess), Fraction("share", excess_share)})});
   const base::Interval warmup_span{steps->intervals.front().start, steps->intervals[steps->warmup - 1].end};
   const base::Interval steady_span{steps->measured().front().start, steps->measured().back().end};
   const CallCounts warmup_calls = CountCalls(input.model, warmup_span);
   const CallCounts steady_calls = CountCalls(input.model, steady_span);
   if (warmup_calls.allocations + steady_calls.allocations > 0) {
-    finding.evidence.push_back({"device allocations", fmt::format("{} in warm-up, {} in the {} steady steps",
-                                                                  warmup_calls.allocations, steady_calls.allocations,
-                                                                  steps->measured().size())});
+    finding.evidence.push_back({"device allocations", Statement("{warmup} in warm-up, {steady} in the {steps} steady steps",
+                                                                {Count("warmup", warmup_calls.allocations),
+                                                                 Count("steady", steady_calls.allocations),
+                                                                 Count("steps", gpu->steps())})});
   }
   if (warmup_calls.module_loads > 0) {
-    finding.evidence.push_back({"module loads and cuDNN searches in warm-up", FormatCount(static_cast<int64_t>(warmup_calls.module_loads))});
+    finding.evidence.push_back({"module loads and cuDNN searches in warm-up",
+                                Statement("{calls}", {Count("calls", warmup_calls.module_loads)})});
   }
+  if (autotuning.bursts > 0) finding.evidence.push_back({"autotuning", AutotuningStatement(autotuning)});
   const auto only = WarmupOnlyKernels(input, *steps);
   if (!only.empty()) {
     DurationNs only_ns = 0;
     for (const auto& [name, time] : only) only_ns += time;
     finding.evidence.push_back({"kernels only in warm-up (autotuning trials, one-time setup)",
-                                fmt::format("{} distinct, {}", only.size(), FormatDuration(only_ns))});
+                                Statement("{kernels} distinct, {time}", {Count("kernels", only.size()),
+                                                                         Duration("time", only_ns)})});
     for (size_t i = 0; i < only.size() && i < kExamples; ++i) finding.examples.emplace_back(only[i].first);
   }
-  finding.time_ns = excess;
   findings.push_back(std::move(finding));
   return findings;
 }

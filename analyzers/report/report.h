@@ -33,8 +33,8 @@ struct Report {
   // How the traced program ended, when `ampprof run`/`compare` ran it and made this report.
   std::optional<WorkloadOutcome> workload_outcome;
   TraceSummary summary;
-  std::vector<Finding> findings;         // most severe first, then by the time at stake
-  std::vector<std::string> checks_run;   // the analyzers that looked, so that "no finding" is read right
+  std::vector<Finding> findings;         // most severe first, then by the step time a fix would save
+  std::vector<std::string> checks_run;   // the finding ids that were checked, so that "no finding" is read right
   std::optional<Comparison> comparison;  // against an FP32 baseline trace (analyze --baseline), when given
   // A representative step of the busiest GPU (timeline.h); nullopt when the trace has no kernels. With
   // a comparison, the baseline's too, so that the views can show both runs' steps side by side.

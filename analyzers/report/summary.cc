@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "analyzers/findings/registry.h"
 #include "analyzers/facts/idle_gaps.h"
 #include "analyzers/facts/kernel_classifier.h"
 #include "analyzers/facts/steps.h"
@@ -51,6 +50,44 @@ std::string DescribeCollectorRecording(const TraceModel& model) {
   return fmt::format("{}", fmt::join(notes, "; "));
 }
 
+std::string_view BasisName(AccountBasis basis) {
+  switch (basis) {
+    case AccountBasis::kMeasuredSteps: return "measured steps";
+    case AccountBasis::kWholeRun: return "whole run";
+    case AccountBasis::kAllWarmup: return "all warm-up";
+  }
+  return "unknown";
+}
+
+AccountSummary SummarizeAccount(const StepAccount& account, const DeviceAccount& gpu) {
+  AccountSummary summary;
+  summary.basis = std::string(BasisName(account.basis));
+  summary.steps = gpu.steps();
+  summary.window = gpu.window();
+  summary.median_step_ns = gpu.MedianStepNs();
+  summary.p90_step_ns = gpu.P90StepNs();
+  const AccountTotals& total = gpu.total;
+  summary.busy_ns = total.busy_ns();
+  summary.busy_fraction = gpu.Share(total.busy_ns());
+  summary.compute_ns = total.compute_ns;
+  summary.exposed_communication_ns = total.exposed_communication_ns;
+  summary.overlapped_communication_ns = total.overlapped_communication_ns;
+  summary.copy_ns = total.copy_ns;
+  summary.idle = total.idle;
+  summary.gaps = gpu.gaps;
+  auto row = [&](std::string key, std::string label, base::DurationNs ns, uint64_t kernels) {
+    if (ns > 0) summary.rows.push_back({std::move(key), std::move(label), ns, gpu.PerStep(ns), gpu.Share(ns), kernels});
+  };
+  for (const ComputeTime& bucket : gpu.compute) row("compute", ComputeLabel(bucket.key), bucket.charged_ns, bucket.kernels);
+  row("exposed_communication", "exposed communication", total.exposed_communication_ns, 0);
+  row("copies", "copies and memsets only", total.copy_ns, 0);
+  for (GapCause cause : kAllGapCauses) {
+    row("idle:" + std::string(GapCauseKey(cause)), "idle: " + std::string(GapCauseName(cause)), total.idle[cause], 0);
+  }
+  summary.communication = gpu.communication;
+  return summary;
+}
+
 DeviceSummary SummarizeDevice(const AnalysisInput& input, model::DeviceRow row) {
   const TraceModel& model = input.model;
   const model::Device& device = model.device(row);
@@ -71,12 +108,7 @@ DeviceSummary SummarizeDevice(const AnalysisInput& input, model::DeviceRow row) 
   base::TimeNs last_end = kernels.end[KernelRow(device.kernels.begin_value)];
   for (KernelRow kernel : device.kernels) last_end = std::max(last_end, kernels.end[kernel]);
   summary.span = base::Interval{kernels.start[KernelRow(device.kernels.begin_value)], last_end};
-  summary.busy_ns = model::BusyTime(model, row, model::GpuWork::kKernels);
-  if (summary.span->duration() > 0) {
-    summary.busy_fraction =
-        static_cast<double>(summary.busy_ns) / static_cast<double>(summary.span->duration());
-  }
-  summary.idle_by_cause = ClassifyIdleGaps(input, row, *summary.span).idle;
+  if (const DeviceAccount* gpu = input.account().Of(row)) summary.account = SummarizeAccount(input.account(), *gpu);
   summary.peak_allocated_bytes = model::PeakDeviceAllocated(model, row);
   return summary;
 }
@@ -89,41 +121,16 @@ std::string DescribeKernel(const KernelClass& k) {
   return kind;
 }
 
-std::vector<CategoryTimeSummary> TimeByCategory(const TraceModel& model, base::DurationNs kernel_time_ns) {
-  std::vector<int64_t> slot_of_name(model.strings().size(), -1);
-  std::vector<std::string> label_of_slot;
-  std::map<std::string, CategoryTimeSummary> by_label;
-  const model::KernelTable& kernels = model.kernels();
-  for (uint32_t i = 0; i < kernels.size(); ++i) {
-    const KernelRow row(i);
-    const base::StringId name = model.signature(kernels.signature[row]).name;
-    int64_t& slot = slot_of_name[name.value];
-    if (slot < 0) {  // classify each distinct name once
-      slot = static_cast<int64_t>(label_of_slot.size());
-      label_of_slot.push_back(CategoryLabel(ClassifyKernel(model.Text(name))));
-    }
-    CategoryTimeSummary& entry = by_label[label_of_slot[static_cast<size_t>(slot)]];
-    ++entry.kernels;
-    entry.total_ns = base::SaturatingAdd(entry.total_ns, kernels.duration(row));
-  }
-  std::vector<CategoryTimeSummary> categories;
-  for (auto& [label, entry] : by_label) {
-    entry.category = label;
-    if (kernel_time_ns > 0) {
-      entry.share_of_kernel_time = static_cast<double>(entry.total_ns) / static_cast<double>(kernel_time_ns);
-    }
-    categories.push_back(entry);
-  }
-  std::sort(categories.begin(), categories.end(), [](const CategoryTimeSummary& a, const CategoryTimeSummary& b) {
-    return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.category < b.category;
-  });
-  return categories;
-}
-
-std::vector<KernelTimeSummary> TopKernelsByTime(const TraceModel& model,
-                                                base::DurationNs kernel_time_ns) {
+std::vector<KernelTimeSummary> TopKernelsByTime(const AnalysisInput& input, base::DurationNs kernel_time_ns) {
+  const TraceModel& model = input.model;
   // Group by name (not signature): launches of one kernel with different grids are the same kernel.
-  std::vector<KernelTimeSummary> by_name;
+  struct Name {
+    base::StringId name;
+    KernelRow sample;  // one of its kernels, for its class
+    uint64_t count = 0;
+    base::DurationNs total_ns = 0;
+  };
+  std::vector<Name> by_name;
   std::vector<int64_t> slot_of_name(model.strings().size(), -1);
   const model::KernelTable& kernels = model.kernels();
   for (uint32_t i = 0; i < kernels.size(); ++i) {
@@ -132,33 +139,35 @@ std::vector<KernelTimeSummary> TopKernelsByTime(const TraceModel& model,
     int64_t& slot = slot_of_name[name.value];
     if (slot < 0) {
       slot = static_cast<int64_t>(by_name.size());
-      by_name.push_back({std::string(model.Text(name)), "", 0, 0, 0.0});
+      by_name.push_back({name, row});
     }
-    KernelTimeSummary& entry = by_name[static_cast<size_t>(slot)];
+    Name& entry = by_name[static_cast<size_t>(slot)];
     ++entry.count;
     entry.total_ns = base::SaturatingAdd(entry.total_ns, kernels.duration(row));
   }
   const size_t keep = std::min(kTopKernels, by_name.size());
   std::partial_sort(by_name.begin(), by_name.begin() + static_cast<ptrdiff_t>(keep), by_name.end(),
-                    [](const KernelTimeSummary& a, const KernelTimeSummary& b) {
-                      return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.name < b.name;
+                    [&](const Name& a, const Name& b) {
+                      return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : model.Text(a.name) < model.Text(b.name);
                     });
-  by_name.resize(keep);
-  for (KernelTimeSummary& entry : by_name) {
-    entry.kind = DescribeKernel(ClassifyKernel(entry.name));
-    if (kernel_time_ns > 0) {
-      entry.share_of_kernel_time =
-          static_cast<double>(entry.total_ns) / static_cast<double>(kernel_time_ns);
-    }
+  std::vector<KernelTimeSummary> top;
+  for (size_t i = 0; i < keep; ++i) {
+    const Name& entry = by_name[i];
+    top.push_back({std::string(model.Text(entry.name)), DescribeKernel(input.ClassOf(entry.sample)), entry.count,
+                   entry.total_ns, base::ShareOf(entry.total_ns, kernel_time_ns)});
   }
-  return by_name;
+  return top;
 }
 
-std::vector<StepTime> FirstStepTimes(const Steps& steps) {
+std::vector<StepTime> FirstStepTimes(const DeviceAccount& gpu) {
   std::vector<StepTime> times;
-  const size_t count = std::min(steps.intervals.size(), kMaxStepTimes);
-  for (size_t i = 0; i < count; ++i) {
-    times.push_back({static_cast<uint32_t>(i), steps.intervals[i], i < steps.warmup});
+  for (const base::Interval& period : gpu.warmup_periods) {
+    if (times.size() == kMaxStepTimes) return times;
+    times.push_back({static_cast<uint32_t>(times.size()), period, true});
+  }
+  for (const base::Interval& period : gpu.periods) {
+    if (times.size() == kMaxStepTimes) return times;
+    times.push_back({static_cast<uint32_t>(times.size()), period, false});
   }
   return times;
 }
@@ -178,6 +187,15 @@ std::string CategoryLabel(const KernelClass& k) {
   return category;
 }
 
+std::string ComputeLabel(const ComputeKey& key) {
+  KernelClass k;
+  k.category = key.category;
+  k.math = key.math;
+  std::string label = CategoryLabel(k);
+  if (key.dtype != DataType::kUnknown) label += ", " + std::string(DataTypeName(key.dtype));
+  return label;
+}
+
 std::optional<model::DeviceRow> BusiestDevice(const TraceModel& model) {
   std::optional<model::DeviceRow> busiest;
   size_t most = 0;
@@ -190,7 +208,8 @@ std::optional<model::DeviceRow> BusiestDevice(const TraceModel& model) {
   return busiest;
 }
 
-TraceSummary Summarize(const TraceModel& model) {
+TraceSummary Summarize(const AnalysisInput& input) {
+  const TraceModel& model = input.model;
   TraceSummary summary;
   summary.workload = DescribeWorkload(model);
   summary.collector_note = DescribeCollectorRecording(model);
@@ -218,24 +237,23 @@ TraceSummary Summarize(const TraceModel& model) {
       summary.pageable_copy_bytes += copies.bytes[copy];
     }
   }
-  const std::vector<KernelClass> classes = ClassifySignatures(model);
-  const AnalysisInput input{model, classes};
+  const StepAccount& account = input.account();
+  summary.account_basis = std::string(BasisName(account.basis));
+  const DeviceAccount* primary = account.Primary();
   if (const std::optional<Steps>& steps = input.steps()) {
     summary.steps = static_cast<uint32_t>(steps->intervals.size());
     summary.warmup_steps = static_cast<uint32_t>(steps->warmup);
     summary.step_source = std::string(StepSourceName(steps->source));
-    summary.median_step_ns = steps->MedianDuration();
-    summary.p90_step_ns = steps->P90Duration();
-    summary.step_times = FirstStepTimes(*steps);
+    if (primary != nullptr && account.basis == AccountBasis::kMeasuredSteps) {
+      summary.median_step_ns = primary->MedianStepNs();
+      summary.p90_step_ns = primary->P90StepNs();
+      summary.step_times = FirstStepTimes(*primary);
+    }
   } else if (const std::vector<model::RangeRow> profiler_steps = model::StepRanges(model); !profiler_steps.empty()) {
-    // One or two ProfilerStep ranges are no loop, but they are what the user asked the profiler for.
-    Steps few;
-    for (model::RangeRow step : profiler_steps) few.intervals.push_back({model.ranges().start[step], model.ranges().end[step]});
-    summary.steps = static_cast<uint32_t>(few.intervals.size());
+    // One or two ProfilerStep ranges are no loop (the whole trace is analysed), but they are what the
+    // user asked the profiler for: counted, not timed.
+    summary.steps = static_cast<uint32_t>(profiler_steps.size());
     summary.step_source = std::string(StepSourceName(StepSource::kProfilerStep));
-    summary.median_step_ns = few.MedianDuration();
-    summary.p90_step_ns = few.P90Duration();
-    summary.step_times = FirstStepTimes(few);
   }
   for (uint32_t i = 0; i < model.kernels().size(); ++i) {
     summary.kernel_time_ns = base::SaturatingAdd(summary.kernel_time_ns, model.kernels().duration(KernelRow(i)));
@@ -249,9 +267,9 @@ TraceSummary Summarize(const TraceModel& model) {
   }
   for (uint32_t i = 0; i < model.devices().size(); ++i) {
     summary.devices.push_back(SummarizeDevice(input, model::DeviceRow(i)));
+    if (primary != nullptr && primary->device == model::DeviceRow(i)) summary.primary_device = i;
   }
-  summary.top_kernels = TopKernelsByTime(model, summary.kernel_time_ns);
-  summary.categories = TimeByCategory(model, summary.kernel_time_ns);
+  summary.top_kernels = TopKernelsByTime(input, summary.kernel_time_ns);
   return summary;
 }
 

@@ -7,23 +7,58 @@
 //   TraceSummary summary = Summarize(model);
 //   for (const DeviceSummary& device : summary.devices) { ... device.busy_fraction ... }
 //
-// Definitions, fixed here so every view agrees:
-//   device span     first kernel start to last kernel end on that device;
-//   busy            union of that device's kernel intervals (concurrent kernels count once), copies
-//                   excluded, as HolisticTraceAnalysis and ../shared/fixtures/README.md count it;
-//   busy fraction   busy / device span.
+// Definitions, fixed here so every view agrees (docs/step-account.md):
+//   device span      first kernel start to last kernel end on that device (the whole trace);
+//   analysed window  the measured steps' periods, or without steps the device span less leading
+//                    autotuning (step_account.h);
+//   busy             time in the analysed window with a kernel running (compute or communication),
+//                    copies excluded, as HolisticTraceAnalysis and ../shared/fixtures/README.md count it;
+//   busy fraction    busy / analysed window;
+//   step time        a measured step's period; the median and p90 are over the measured steps.
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "analyzers/facts/analysis_input.h"
 #include "analyzers/facts/idle_gaps.h"
+#include "analyzers/facts/step_account.h"
 #include "analyzers/facts/kernel_classifier.h"
 #include "src/base/time.h"
 #include "src/model/trace_model.h"
 
 namespace ampprof::analyzers {
+
+// One bucket of the step account as the views list it.
+struct AccountRow {
+  std::string key;    // stable, for scripts: "compute", "exposed_communication", "copies", "idle"
+  std::string label;  // "GEMM on Tensor Cores, FP16", "exposed communication", "idle: waiting for kernel launches"
+  base::DurationNs total_ns = 0;     // over the analysed window
+  base::DurationNs per_step_ns = 0;  // total / steps
+  double share = 0.0;                // of the analysed window
+  uint64_t kernels = 0;              // compute rows: kernels starting in the window
+};
+
+// A device's step account (step_account.h), reduced to what the views print: the rows add up to the
+// window, to the nanosecond.
+struct AccountSummary {
+  std::string basis;  // "measured steps" or "whole run"
+  size_t steps = 0;   // measured steps (1 for a whole run)
+  base::Interval window;
+  base::DurationNs median_step_ns = 0;  // the median period; the window for a whole run
+  base::DurationNs p90_step_ns = 0;
+  base::DurationNs busy_ns = 0;  // a kernel running: compute + exposed communication
+  double busy_fraction = 0.0;
+  base::DurationNs compute_ns = 0;
+  base::DurationNs exposed_communication_ns = 0;
+  base::DurationNs overlapped_communication_ns = 0;  // not a bucket: communication under compute
+  base::DurationNs copy_ns = 0;
+  ByCause<base::DurationNs> idle;
+  ByCause<uint64_t> gaps;
+  std::vector<AccountRow> rows;  // every bucket with time: compute rows largest first, then the rest
+  std::vector<CollectiveTime> communication;
+};
 
 struct DeviceSummary {
   uint32_t pid = 0;
@@ -35,10 +70,8 @@ struct DeviceSummary {
   uint64_t global_memory_bytes = 0;
   uint64_t kernels = 0;
   uint32_t streams_with_kernels = 0;
-  std::optional<base::Interval> span;
-  base::DurationNs busy_ns = 0;
-  double busy_fraction = 0.0;  // 0 when the span is empty
-  ByCause<base::DurationNs> idle_by_cause;  // the span's idle time by cause (idle_gaps.h)
+  std::optional<base::Interval> span;        // the device span
+  std::optional<AccountSummary> account;     // nullopt when the device has no kernels in the analysed window
   // Highest sum of device allocations minus frees over the trace, counted from its start (memory held
   // before tracing began is not seen); nullopt when the trace recorded no allocations for the device.
   std::optional<uint64_t> peak_allocated_bytes;
@@ -59,18 +92,10 @@ struct KernelTimeSummary {
   double share_of_kernel_time = 0.0;
 };
 
-// Kernel time of one category; GEMMs and convolutions are split by the unit they ran on.
-struct CategoryTimeSummary {
-  std::string category;  // "GEMM on Tensor Cores", "convolution on CUDA cores", "elementwise", ...
-  uint64_t kernels = 0;
-  base::DurationNs total_ns = 0;
-  double share_of_kernel_time = 0.0;
-};
-
 // One training step as the reports list it (the per-step table of the verbose text report, JSON).
 struct StepTime {
   uint32_t index = 0;              // position among the trace's steps, from 0, warm-up included
-  base::Interval interval;         // host time for range-based steps, GPU time otherwise (steps.h)
+  base::Interval interval;         // the step's period on the busiest GPU (step_account.h)
   bool warmup = false;             // a leading warm-up outlier, left out of the median and p90
 };
 
@@ -98,17 +123,19 @@ struct TraceSummary {
   uint64_t pageable_copies = 0;       // memcpys to or from pageable host memory: synchronous for the host
   uint64_t pageable_copy_bytes = 0;
   std::optional<base::Interval> gpu_span;
+  std::string account_basis;             // "measured steps", "whole run" or "all warm-up" (step_account.h)
   uint32_t steps = 0;                    // training steps the trace marks (steps.h), warm-up included
   uint32_t warmup_steps = 0;             // leading steps that are warm-up outliers
   std::string step_source;               // where the steps came from: StepSourceName
-  base::DurationNs median_step_ns = 0;   // median duration of the steps after warm-up; 0 without steps
+  // Of the busiest GPU's account (the primary device): the median and p90 measured step; 0 without steps.
+  base::DurationNs median_step_ns = 0;
   base::DurationNs p90_step_ns = 0;
-  std::vector<StepTime> step_times;      // the first kMaxStepTimes steps, in time order
+  uint32_t primary_device = 0;           // index into `devices` of the busiest GPU
+  std::vector<StepTime> step_times;      // the first kMaxStepTimes steps' periods, in time order
   base::DurationNs kernel_time_ns = 0;  // sum of kernel durations, all devices
   std::vector<ProcessSummary> process_list;
   std::vector<DeviceSummary> devices;
   std::vector<KernelTimeSummary> top_kernels;    // by total time, at most kTopKernels
-  std::vector<CategoryTimeSummary> categories;  // by total time, every category with kernels
 };
 
 inline constexpr size_t kTopKernels = 10;
@@ -118,7 +145,10 @@ inline constexpr size_t kTopKernels = 10;
 // AMP asks of them.
 std::string CategoryLabel(const KernelClass& k);
 
-TraceSummary Summarize(const model::TraceModel& model);
+// The label of a compute bucket: CategoryLabel, with the data type when the name gives one.
+std::string ComputeLabel(const ComputeKey& key);
+
+TraceSummary Summarize(const AnalysisInput& input);
 
 // The GPU with the most kernels (the first of equals): the one a comparison and a timeline look at.
 // nullopt when the trace has no kernels.

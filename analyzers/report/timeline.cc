@@ -1,13 +1,10 @@
 #include "analyzers/report/timeline.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <map>
 #include <unordered_map>
 
 #include "analyzers/report/summary.h"
-#include "src/base/format.h"
 
 namespace ampprof::analyzers {
 namespace {
@@ -17,48 +14,40 @@ using base::Interval;
 
 struct Window {
   Interval interval;
-  std::string label;
+  Statement label;
 };
 
-// The measured step whose GPU time (first to last kernel it launched or ran on `device`) is the
-// median.
-std::optional<Window> MedianStepWindow(const AnalysisInput& input, const model::Device& device) {
-  const std::optional<Steps>& steps = input.steps();
-  if (!steps || steps->measured().empty()) return std::nullopt;
-  const model::KernelTable& kernels = input.model.kernels();
-  const size_t count = steps->intervals.size();
-  std::vector<Interval> gpu(count, Interval{base::kMaxTraceTime, 0});
-  for (model::KernelRow kernel : device.kernels) {
-    const int step = steps->StepOf(input, kernel);
-    if (step < 0) continue;
-    Interval& span = gpu[static_cast<size_t>(step)];
-    span.start = std::min(span.start, kernels.start[kernel]);
-    span.end = std::max(span.end, kernels.end[kernel]);
-  }
-  std::vector<size_t> measured;  // steps after warm-up with kernels on this GPU
-  for (size_t i = steps->warmup; i < count; ++i) {
-    if (gpu[i].start < gpu[i].end) measured.push_back(i);
-  }
-  if (measured.empty()) return std::nullopt;
-  const auto middle = measured.begin() + static_cast<std::ptrdiff_t>((measured.size() - 1) / 2);
-  std::nth_element(measured.begin(), middle, measured.end(),
-                   [&](size_t a, size_t b) { return gpu[a].duration() < gpu[b].duration(); });
-  const size_t step = *middle;
-  return Window{gpu[step],
-                fmt::format("step {} of {} ({}): the median of {} measured steps, {} on the GPU",
-                            step + 1, count, StepSourceName(steps->source), measured.size(),
-                            base::FormatDuration(gpu[step].duration()))};
+// The measured step whose period is the median (step_account.h): the step the report's median
+// step time is.
+std::optional<Window> MedianStepWindow(const AnalysisInput& input, const DeviceAccount& gpu) {
+  if (input.account().basis != AccountBasis::kMeasuredSteps || gpu.periods.empty()) return std::nullopt;
+  const size_t index = gpu.MedianStepIndex();
+  return Window{gpu.periods[index],
+                Statement("measured step {step} of {steps}, the median step: {duration}",
+                          {Count("step", index + 1), Count("steps", gpu.steps()),
+                           Duration("duration", gpu.periods[index].duration())})};
 }
 
-// Without steps: the whole span, or kMaxTimelineItems consecutive kernels from the middle of the
-// run.
-Window MiddleWindow(const AnalysisInput& input, const model::Device& device) {
+// Without steps: the analysed window, or kMaxTimelineItems consecutive kernels from its middle.
+Window MiddleWindow(const AnalysisInput& input, const model::Device& device, std::optional<Interval> analysed) {
   const model::KernelTable& kernels = input.model.kernels();
-  const size_t total = device.kernels.size();
-  size_t first = 0;
-  size_t last = total;
+  size_t begin = 0;
+  size_t end = device.kernels.size();
+  if (analysed) {  // the kernels inside the account's window
+    while (begin < end && kernels.start[model::KernelRow(device.kernels.begin_value + static_cast<uint32_t>(begin))] <
+                              analysed->start) {
+      ++begin;
+    }
+    while (end > begin && kernels.start[model::KernelRow(device.kernels.begin_value + static_cast<uint32_t>(end - 1))] >=
+                              analysed->end) {
+      --end;
+    }
+  }
+  const size_t total = end - begin;
+  size_t first = begin;
+  size_t last = end;
   if (total > kMaxTimelineItems) {
-    first = (total - kMaxTimelineItems) / 2;
+    first = begin + (total - kMaxTimelineItems) / 2;
     last = first + kMaxTimelineItems;
   }
   Interval window{base::kMaxTraceTime, 0};
@@ -67,13 +56,14 @@ Window MiddleWindow(const AnalysisInput& input, const model::Device& device) {
     window.start = std::min(window.start, kernels.start[kernel]);
     window.end = std::max(window.end, kernels.end[kernel]);
   }
-  // Fewer than kMinSteps steps are no loop (steps.h), though a summary may still count them.
-  const std::string why = fmt::format("no training loop of {} or more steps found", kMinSteps);
-  if (first == 0 && last == total) return {window, "the whole run: " + why};
-  return {window, fmt::format("kernels {} to {} of {}: {}, so a stretch from the middle of the run",
-                              base::FormatCount(static_cast<int64_t>(first + 1)),
-                              base::FormatCount(static_cast<int64_t>(last)),
-                              base::FormatCount(static_cast<int64_t>(total)), why)};
+  if (first == begin && last == end) {
+    return {window, Statement("the analysed window (no training loop of {min_steps} or more steps): {duration}",
+                              {Count("min_steps", kMinSteps), Duration("duration", window.duration())})};
+  }
+  return {window, Statement("kernels {first} to {last} of {total}, a stretch from the middle of the analysed window "
+                            "(no training loop of {min_steps} or more steps)",
+                            {Count("first", first - begin + 1), Count("last", last - begin), Count("total", total),
+                             Count("min_steps", kMinSteps)})};
 }
 
 // At most kMaxTimelineNameLength bytes, cut in the middle (namespace and tile configuration both
@@ -157,11 +147,14 @@ void SortByLane(std::vector<TimelineItem>& items) {
 
 std::optional<Timeline> BuildTimeline(const AnalysisInput& input) {
   const model::TraceModel& model = input.model;
-  const std::optional<model::DeviceRow> device_row = BusiestDevice(model);
+  const DeviceAccount* gpu = input.account().Primary();
+  const std::optional<model::DeviceRow> device_row = gpu != nullptr ? std::optional(gpu->device) : BusiestDevice(model);
   if (!device_row) return std::nullopt;
   const model::Device& device = model.device(*device_row);
-  const std::optional<Window> step = MedianStepWindow(input, device);
-  const Window window = step ? *step : MiddleWindow(input, device);
+  std::optional<Window> step;
+  if (gpu != nullptr) step = MedianStepWindow(input, *gpu);
+  const Window window =
+      step ? *step : MiddleWindow(input, device, gpu != nullptr ? std::optional(gpu->window()) : std::nullopt);
 
   Timeline timeline;
   timeline.device_id = device.device_id;
@@ -169,7 +162,7 @@ std::optional<Timeline> BuildTimeline(const AnalysisInput& input) {
   timeline.window = window.interval;
   timeline.window_label = window.label;
 
-  // The window's kernels, counted as ClassifyIdleGaps counts them: those starting inside it.
+  // The window's kernels, counted as the account counts them: those starting inside it.
   const model::KernelTable& kernels = model.kernels();
   std::map<uint32_t, uint32_t> lane_of_stream;  // by stream id, so lanes come in stream-id order
   for (model::KernelRow kernel : device.kernels) {
@@ -203,12 +196,13 @@ std::optional<Timeline> BuildTimeline(const AnalysisInput& input) {
   SortByStart(items);
   timeline.items = std::move(items);
 
-  const IdleBreakdown idle =
-      ClassifyIdleGaps(input, *device_row, window.interval, [&](const IdleGap& gap) {
-        ++timeline.all_gaps;
-        if (gap.interval.duration() >= timeline.resolution_ns) timeline.gaps.push_back(gap);
-      });
-  timeline.idle = idle.idle;
+  // The gaps and their causes from the account's own sweep, so that the step drawn is the step counted.
+  for (const AccountSegment& segment : SegmentDevice(input, *device_row, window.interval)) {
+    if (segment.kind != AccountSegment::Kind::kIdle) continue;
+    ++timeline.all_gaps;
+    timeline.idle[segment.cause] += segment.interval.duration();
+    if (segment.interval.duration() >= timeline.resolution_ns) timeline.gaps.push_back({segment.interval, segment.cause});
+  }
   return timeline;
 }
 
@@ -221,7 +215,7 @@ Timeline CoarsenTimeline(const Timeline& timeline, size_t max_items) {
   coarse.items = MergeItems(coarse.items, coarse.resolution_ns);
   SortByStart(coarse.items);
   std::erase_if(coarse.gaps,
-                [&](const IdleGap& gap) { return gap.interval.duration() < coarse.resolution_ns; });
+                [&](const TimelineGap& gap) { return gap.interval.duration() < coarse.resolution_ns; });
   // Only the names the remaining items use.
   coarse.names.clear();
   Table names(coarse.names);

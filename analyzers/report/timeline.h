@@ -11,11 +11,9 @@
 //     ... item.interval, timeline->lanes[item.lane].stream_id, timeline->names[item.name] ...
 //   }
 //
-// The window. With training steps (steps.h), the measured step whose GPU time is the median: the
-// kernels the step launched (host-time steps) or ran (GPU-time steps) on that GPU, from the first
-// one's start to the last one's end, and every kernel of the GPU that starts in between. Without
-// steps, the GPU's whole span when it holds at most kMaxTimelineItems kernels, else that many
-// consecutive kernels from the middle of the run (away from start-up and shutdown).
+// The window. With training steps (steps.h), the measured step whose period is the median
+// (step_account.h): its buckets are the account's for that step. Without steps, the account's window
+// when it holds at most kMaxTimelineItems kernels, else that many consecutive kernels from its middle.
 //
 // Bounded, whatever the trace: at most kMaxTimelineItems items plus one per lane. When the window
 // holds more kernels than that, kernels of one stream that start within `resolution_ns` of an
@@ -32,6 +30,7 @@
 
 #include "analyzers/facts/analysis_input.h"
 #include "analyzers/facts/idle_gaps.h"
+#include "analyzers/findings/finding.h"
 #include "src/base/time.h"
 
 namespace ampprof::analyzers {
@@ -49,6 +48,12 @@ struct TimelineItem {
   uint32_t category = 0;           // index into Timeline::categories: its CategoryLabel
 };
 
+// A stretch in which nothing ran on the GPU, and why (idle_gaps.h).
+struct TimelineGap {
+  base::Interval interval;
+  GapCause cause = GapCause::kUnattributed;
+};
+
 struct TimelineLane {
   uint32_t stream_id = 0;
   uint64_t kernels = 0;  // in the window, before merging
@@ -57,12 +62,11 @@ struct TimelineLane {
 struct Timeline {
   uint32_t device_id = 0;
   std::string device;        // the GPU's name; empty when the trace does not describe it
-  std::string window_label;  // "step 41 of 97: the median measured step", "the whole run (no
-                             // training steps)"
+  Statement window_label;  // "measured step 41 of 97, the median step: 812 us", ...
   base::Interval window;
   std::vector<TimelineLane> lanes;  // streams with kernels in the window, by stream id
   std::vector<TimelineItem> items;  // by start
-  std::vector<IdleGap> gaps;        // the device's idle gaps in the window, by start (see above)
+  std::vector<TimelineGap> gaps;    // the device's idle gaps in the window, by start (see above)
   std::vector<std::string> names;   // distinct kernel names of the items
   std::vector<std::string> categories;  // distinct categories of the items
   ByCause<base::DurationNs> idle;       // all idle time in the window, by cause

@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "analyzers/report/compare.h"
+#include "src/base/format.h"
 #include "src/base/time.h"
 
 namespace ampprof::analyzers {
@@ -23,6 +24,14 @@ int Rank(Severity severity) {
 
 std::string SpeedupClause(const Comparison& comparison) {
   if (comparison.speedup <= 0.0) return "the FP32 and mixed-precision runs cannot be compared";
+  const std::string times = fmt::format("{} vs {}", base::FormatDuration(comparison.baseline.time_ns),
+                                        base::FormatDuration(comparison.candidate.time_ns));
+  switch (comparison.pair) {
+    case RunPair::kBothFp32: return fmt::format("both runs are FP32: no mixed-precision speed-up to state ({})", times);
+    case RunPair::kBothMixed:
+      return fmt::format("both runs are mixed precision: no FP32 baseline to compare with ({})", times);
+    default: break;
+  }
   if (comparison.speedup >= kMinUsefulSpeedup) {
     return fmt::format("mixed precision is {:.2f}x faster than FP32", comparison.speedup);
   }
@@ -32,8 +41,28 @@ std::string SpeedupClause(const Comparison& comparison) {
   return fmt::format("mixed precision is slower than FP32 ({:.2f}x)", comparison.speedup);
 }
 
+// Why a report has nothing to diagnose, or "" when it has something.
+std::string NothingToDiagnose(const Report& report) {
+  if (report.summary.kernels == 0) return "nothing to diagnose: the trace holds no GPU kernels";
+  if (report.summary.account_basis == "all warm-up") {
+    return "nothing to diagnose: the trace holds only warm-up (autotuning), no training step";
+  }
+  return "";
+}
+
+std::string SavingClause(const Finding& finding, bool per_step) {
+  if (finding.saving.none()) return "";
+  const std::string per = per_step ? " of the step" : " of the analysed time";
+  if (finding.saving.is_range()) {
+    return fmt::format(" (saves {} to {}{})", base::FormatPercent(finding.saving.low_fraction),
+                       base::FormatPercent(finding.saving.fraction), per);
+  }
+  return fmt::format(" (saves {}{})", base::FormatPercent(finding.saving.fraction), per);
+}
+
 std::string FindingsClause(const Report& report, const Verdict& verdict) {
   if (report.findings.empty()) {
+    if (!verdict.nothing_to_diagnose.empty()) return verdict.nothing_to_diagnose;
     return report.checks_run.empty() ? "no checks ran"
                                      : fmt::format("no finding from the {} checks run", report.checks_run.size());
   }
@@ -45,7 +74,7 @@ std::string FindingsClause(const Report& report, const Verdict& verdict) {
   std::string text = fmt::format("{} finding{} ({})", total, total == 1 ? "" : "s", fmt::join(counts, ", "));
   const Finding& first = report.findings.front();
   if (total > 1 || first.severity != Severity::kInfo) text += fmt::format(": start with {}", first.id);
-  if (first.time_ns > 0) text += fmt::format(" ({} at stake)", base::FormatDuration(first.time_ns));
+  text += SavingClause(first, report.summary.account_basis == "measured steps");
   return text;
 }
 
@@ -62,6 +91,7 @@ Verdict JudgeReport(const Report& report) {
     if (!verdict.worst || Rank(finding.severity) > Rank(*verdict.worst)) verdict.worst = finding.severity;
   }
   if (!report.findings.empty()) verdict.start_with = report.findings.front().id;
+  verdict.nothing_to_diagnose = NothingToDiagnose(report);
   verdict.text = FindingsClause(report, verdict);
   if (report.comparison) verdict.text = SpeedupClause(*report.comparison) + "; " + verdict.text;
   return verdict;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "analyzers/findings/finding_catalog.h"
+#include "reports/common/statement_text.h"
 #include "reports/export/chrome_event_writer.h"
 #include "reports/export/diagnosis_timeline.h"
 #include "reports/export/json_text.h"
@@ -200,14 +201,13 @@ class ChromeTraceExporter {
           FindingLabel(finding), "ampprof", track, timeline_.window, [&](ChromeArgs& args) {
             args.String("id", finding.id);
             args.String("severity", analyzers::SeverityName(finding.severity));
-            args.String("verdict", finding.verdict);
+            args.String("verdict", RenderStatement(finding.verdict));
             std::vector<std::string> evidence;
             for (const analyzers::Evidence& item : finding.evidence)
-              evidence.push_back(item.label + ": " + item.value);
+              evidence.push_back(item.label + ": " + RenderStatement(item.value));
             args.Strings("evidence", evidence);
             if (!finding.examples.empty()) args.Strings("examples", finding.examples);
-            if (finding.time_ns > 0)
-              args.String("GPU time at stake", base::FormatDuration(finding.time_ns));
+            if (!finding.saving.none()) args.String("saves", DescribeSaving(finding.saving, input_.steps.has_value()));
             args.String("drawn over", timeline_.window_description);
             args.String("how to fix it", fmt::format("ampprof explain {}", finding.id));
           });

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "analyzers/findings/finding_catalog.h"
+#include "reports/common/statement_text.h"
 
 namespace ampprof::reports {
 namespace {
@@ -65,7 +66,7 @@ std::string StepLabel(const StepRange& step) {
 
 std::string FindingLabel(const analyzers::Finding& finding) {
   return fmt::format("{} {}: {}", analyzers::SeverityName(finding.severity), finding.id,
-                     finding.verdict);
+                     RenderStatement(finding.verdict));
 }
 
 }  // namespace ampprof::reports

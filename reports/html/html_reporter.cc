@@ -10,6 +10,7 @@
 
 #include "analyzers/findings/finding_catalog.h"
 #include "analyzers/report/verdict.h"
+#include "reports/common/statement_text.h"
 #include "analyzers/report/workload_outcome.h"
 #include "reports/html/html_assets.h"
 #include "reports/html/html_escape.h"
@@ -101,7 +102,7 @@ void RenderVerdict(const Context& ctx, std::ostream& out) {
              EscapeHtml(Sentence(verdict.text)));
   if (!verdict.start_with.empty()) {
     fmt::print(out, "<p class=\"lead\">Start with {}: {}</p>\n",
-               ctx.FindingLink(verdict.start_with), EscapeHtml(report.findings.front().verdict));
+               ctx.FindingLink(verdict.start_with), EscapeHtml(RenderStatement(report.findings.front().verdict)));
   }
   out << "<div class=\"cards\">";
   if (summary.median_step_ns > 0) {
@@ -110,18 +111,16 @@ void RenderVerdict(const Context& ctx, std::ostream& out) {
                      summary.step_source));
   }
   for (const analyzers::DeviceSummary& device : summary.devices) {
-    if (device.kernels == 0) continue;
-    Card(out, fmt::format("GPU {} busy", device.device_id), FormatPercent(device.busy_fraction),
-         fmt::format("of {}; {} kernels{}",
-                     device.span ? FormatDuration(device.span->duration()) : "-",
+    if (!device.account) continue;
+    Card(out, fmt::format("GPU {} busy", device.device_id), FormatPercent(device.account->busy_fraction),
+         fmt::format("of the analysed {}; {} kernels{}", FormatDuration(device.account->window.duration()),
                      Count(device.kernels), device.name.empty() ? "" : "; " + device.name));
     if (device.peak_allocated_bytes) {
       Card(out, fmt::format("GPU {} peak memory", device.device_id),
            base::FormatBytes(*device.peak_allocated_bytes), "allocated by the traced process");
     }
   }
-  Card(out, "kernels", Count(summary.kernels),
-       fmt::format("in {} categories", summary.categories.size()));
+  Card(out, "kernels", Count(summary.kernels), fmt::format("{} in all kernels", FormatDuration(summary.kernel_time_ns)));
   out << "</div>\n</section>\n";
 }
 
@@ -224,7 +223,7 @@ void RenderComparison(const Context& ctx, std::ostream& out) {
   out << "</tfoot></table>\n";
   if (!c.notes.empty()) {
     out << "<ul class=\"notes\">";
-    for (const std::string& note : c.notes) fmt::print(out, "<li>{}</li>", EscapeHtml(note));
+    for (const analyzers::Statement& note : c.notes) fmt::print(out, "<li>{}</li>", EscapeHtml(RenderStatement(note)));
     out << "</ul>\n";
   }
   out << "</section>\n";
@@ -270,11 +269,16 @@ void RenderFinding(const Context& ctx, const Finding& finding, std::ostream& out
              EscapeHtml(FindingAnchor(ctx.index, finding.id)));
   fmt::print(out, "<h3><span class=\"badge\">{}</span> <code>{}</code>{}</h3>\n", severity,
              EscapeHtml(finding.id), info ? " " + EscapeHtml(info->title) : "");
-  fmt::print(out, "<p class=\"finding-verdict\">{}</p>\n", EscapeHtml(finding.verdict));
+  fmt::print(out, "<p class=\"finding-verdict\">{}</p>\n", EscapeHtml(RenderStatement(finding.verdict)));
+  if (!finding.saving.none()) {
+    fmt::print(out, "<p class=\"saving\">Saves {} <span class=\"basis\">({})</span></p>\n",
+               EscapeHtml(DescribeSaving(finding.saving, ctx.report.summary.account_basis == "measured steps")),
+               EscapeHtml(finding.saving.basis));
+  }
   if (!finding.evidence.empty()) {
     out << "<dl class=\"evidence\">";
     for (const analyzers::Evidence& e : finding.evidence) {
-      fmt::print(out, "<dt>{}</dt><dd>{}</dd>", EscapeHtml(e.label), EscapeHtml(e.value));
+      fmt::print(out, "<dt>{}</dt><dd>{}</dd>", EscapeHtml(e.label), EscapeHtml(RenderStatement(e.value)));
     }
     out << "</dl>\n";
   }
@@ -289,10 +293,14 @@ void RenderFinding(const Context& ctx, const Finding& finding, std::ostream& out
       .heading_offset = 2, .finding_anchor = [&](std::string_view id) {
         return ctx.HasFinding(id) ? FindingAnchor(ctx.index, id) : std::string();
       }};
+  out << "<div class=\"fix\"><h4>How to fix it</h4>\n";
+  if (!finding.fix.empty()) fmt::print(out, "<p>{}</p>\n", EscapeHtml(finding.fix));
+  if (!finding.fix_code.empty()) fmt::print(out, "<pre><code>{}</code></pre>\n", EscapeHtml(finding.fix_code));
   if (const std::string_view fix = MarkdownSection(page, "How to fix it"); !fix.empty()) {
-    out << "<div class=\"fix\"><h4>How to fix it</h4>\n"
-        << RenderMarkdownAsHtml(fix, markdown) << "</div>\n";
+    out << "<details class=\"more-fixes\"><summary>more from the page</summary>\n"
+        << RenderMarkdownAsHtml(fix, markdown) << "</details>\n";
   }
+  out << "</div>\n";
   if (!page.empty()) {
     fmt::print(out,
                "<details class=\"doc\"><summary>the whole page: <code>ampprof explain "
@@ -325,22 +333,28 @@ void RenderKernels(const Context& ctx, std::ostream& out) {
              ctx.Anchor("kernels"));
   fmt::print(out, "<p>{} kernels, {} of kernel time.</p>\n", Count(summary.kernels),
              FormatDuration(summary.kernel_time_ns));
-  out << "<h3>By category</h3>\n<table class=\"sortable\"><thead><tr><th "
-         "data-type=\"text\">category</th>"
-         "<th data-type=\"num\">time</th><th data-type=\"num\">share</th><th "
-         "data-type=\"num\">kernels</th></tr>"
-         "</thead><tbody>\n";
-  for (const analyzers::CategoryTimeSummary& c : summary.categories) {
-    fmt::print(
-        out,
-        "<tr><td><i class=\"swatch\" style=\"background:{}\"></i>{}</td><td data-v=\"{}\">{}</td>"
-        "<td data-v=\"{:.6f}\"><span class=\"share\" style=\"width:{:.1f}%\"></span>{}</td><td "
-        "data-v=\"{}\">{}</td></tr>\n",
-        CategoryColor(c.category), EscapeHtml(c.category), c.total_ns, FormatDuration(c.total_ns),
-        c.share_of_kernel_time, 100.0 * c.share_of_kernel_time,
-        FormatPercent(c.share_of_kernel_time), c.kernels, Count(c.kernels));
+  const analyzers::DeviceSummary* primary =
+      summary.devices.empty() ? nullptr : &summary.devices[summary.primary_device];
+  if (primary != nullptr && primary->account) {
+    const analyzers::AccountSummary& account = *primary->account;
+    const bool per_step = account.basis == "measured steps";
+    fmt::print(out, "<h3>The step account, GPU {}: {}, {}</h3>\n", primary->device_id,
+               per_step ? fmt::format("{} measured steps", account.steps) : std::string("the whole run"),
+               FormatDuration(account.window.duration()));
+    out << "<table class=\"sortable\"><thead><tr><th data-type=\"text\">bucket</th>"
+           "<th data-type=\"num\">per step</th><th data-type=\"num\">share</th><th data-type=\"num\">in all</th>"
+           "<th data-type=\"num\">kernels</th></tr></thead><tbody>\n";
+    for (const analyzers::AccountRow& row : account.rows) {
+      fmt::print(out,
+                 "<tr><td><i class=\"swatch\" style=\"background:{}\"></i>{}</td><td data-v=\"{}\">{}</td>"
+                 "<td data-v=\"{:.6f}\"><span class=\"share\" style=\"width:{:.1f}%\"></span>{}</td>"
+                 "<td data-v=\"{}\">{}</td><td data-v=\"{}\">{}</td></tr>\n",
+                 AccountRowColor(row), EscapeHtml(row.label), row.per_step_ns, FormatDuration(row.per_step_ns),
+                 row.share, 100.0 * row.share, FormatPercent(row.share), row.total_ns, FormatDuration(row.total_ns),
+                 row.kernels, row.kernels > 0 ? Count(row.kernels) : "");
+    }
+    out << "</tbody></table>\n";
   }
-  out << "</tbody></table>\n";
   const std::string table = ctx.Anchor("top-kernels");
   fmt::print(
       out,

@@ -1,5 +1,7 @@
 #include "reports/html/palette.h"
 
+#include <string>
+
 #include "analyzers/report/compare.h"
 
 namespace ampprof::reports {
@@ -49,6 +51,8 @@ std::string_view IdleColor(analyzers::GapCause cause) {
       return "#fee08b";
     case analyzers::GapCause::kQueued:
       return "#c6dbef";
+    case analyzers::GapCause::kAutotuning:
+      return "#bcbddc";
     case analyzers::GapCause::kUnattributed:
       return "#d9d9d9";
   }
@@ -56,11 +60,17 @@ std::string_view IdleColor(analyzers::GapCause cause) {
 }
 
 std::string_view ComparisonRowColor(std::string_view row_label) {
-  for (size_t c = 0; c < analyzers::kGapCauses; ++c) {
-    const auto cause = static_cast<analyzers::GapCause>(c);
-    if (row_label == analyzers::IdleRowLabel(cause)) return IdleColor(cause);
+  for (analyzers::GapCause cause : analyzers::kAllGapCauses) {
+    if (row_label == "idle: " + std::string(analyzers::GapCauseName(cause))) return IdleColor(cause);
   }
+  if (row_label == "exposed communication") return CategoryColor("NCCL");
+  if (row_label == "copies and memsets only") return CategoryColor("copy");
   return CategoryColor(row_label);
+}
+
+std::string_view AccountRowColor(const analyzers::AccountRow& row) {
+  if (row.key == "compute") return CategoryColor(row.label.substr(0, row.label.find(", ")));
+  return ComparisonRowColor(row.label);
 }
 
 }  // namespace ampprof::reports

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "analyzers/facts/idle_gaps.h"
+#include "analyzers/report/summary.h"
 
 namespace ampprof::reports {
 
@@ -19,6 +20,9 @@ std::string_view IdleColor(analyzers::GapCause cause);
 
 // The colour of a comparison row (compare.h): its category's, its idle cause's, or grey.
 std::string_view ComparisonRowColor(std::string_view row_label);
+// The colour of a row of the step account (summary.h): a compute row by its category, the others as
+// comparison rows.
+std::string_view AccountRowColor(const analyzers::AccountRow& row);
 
 }  // namespace ampprof::reports
 

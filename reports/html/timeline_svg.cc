@@ -1,3 +1,4 @@
+#include "reports/common/statement_text.h"
 #include "reports/html/timeline_svg.h"
 
 #include <fmt/format.h>
@@ -70,7 +71,7 @@ void RenderSvg(const Timeline& timeline, std::ostream& out) {
       "<svg class=\"tl-svg\" viewBox=\"0 0 {0} {1}\" preserveAspectRatio=\"none\" height=\"{1}\" "
       "role=\"img\" aria-label=\"GPU timeline\">\n<g class=\"tl-gaps\">",
       Micros(std::max<base::DurationNs>(1, timeline.window.duration())), height);
-  for (const analyzers::IdleGap& gap : timeline.gaps) {
+  for (const analyzers::TimelineGap& gap : timeline.gaps) {
     fmt::print(out, "<rect x=\"{}\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"{}\" data-g=\"{}\"/>",
                Micros(gap.interval.start - origin), Micros(gap.interval.duration()), height,
                IdleColor(gap.cause), static_cast<int>(gap.cause));
@@ -116,7 +117,7 @@ void RenderTimeline(const Timeline& timeline, const TimelineBlock& block, std::o
         base::FormatCount(static_cast<int64_t>(timeline.all_gaps)));
   }
   fmt::print(out, "<p class=\"tl-caption\">{}: {} kernels on {} stream{} in {}{}</p>\n",
-             EscapeHtml(timeline.window_label),
+             EscapeHtml(RenderStatement(timeline.window_label)),
              base::FormatCount(static_cast<int64_t>(timeline.kernels)), timeline.lanes.size(),
              timeline.lanes.size() == 1 ? "" : "s",
              base::FormatDuration(timeline.window.duration()), merged);

@@ -6,27 +6,15 @@
 #include <fmt/format.h>
 
 #include "analyzers/findings/finding_catalog.h"
-#include "analyzers/findings/finding_fix.h"
 #include "analyzers/report/verdict.h"
 #include "analyzers/report/workload_outcome.h"
+#include "reports/common/statement_text.h"
 #include "reports/json/json_writer.h"
 
 namespace ampprof::reports {
 namespace {
 
 using analyzers::Report;
-
-// Stable keys for the idle causes of idle_gaps.h (GapCauseName is the prose the text report prints).
-std::string_view GapCauseKey(analyzers::GapCause cause) {
-  switch (cause) {
-    case analyzers::GapCause::kHostLaunch: return "host_launch";
-    case analyzers::GapCause::kHostSync: return "host_sync";
-    case analyzers::GapCause::kHostOther: return "host_other";
-    case analyzers::GapCause::kQueued: return "queued";
-    case analyzers::GapCause::kUnattributed: return "unattributed";
-  }
-  return "unattributed";
-}
 
 void WriteInterval(JsonWriter& json, std::string_view key, const std::optional<base::Interval>& interval) {
   json.Key(key);
@@ -50,6 +38,35 @@ void WriteOptionalString(JsonWriter& json, std::string_view key, std::string_vie
   }
 }
 
+// A statement as its rendered text under `key` and its typed values under `key`_values: scripts read the
+// numbers, people the text, and both are the same facts.
+void WriteStatement(JsonWriter& json, std::string_view key, const analyzers::Statement& statement) {
+  json.Field(key, RenderStatement(statement));
+  json.Key(std::string(key) + "_values").BeginObject();
+  for (const analyzers::Quantity& value : statement.values) {
+    json.Key(value.key);
+    switch (value.unit) {
+      case analyzers::Unit::kDuration:
+      case analyzers::Unit::kCount: json.Int(static_cast<int64_t>(value.value)); break;
+      case analyzers::Unit::kBytes: json.Uint(static_cast<uint64_t>(value.value)); break;
+      default: json.Double(value.value); break;
+    }
+  }
+  json.EndObject();
+}
+
+void WriteSaving(JsonWriter& json, const analyzers::Saving& saving) {
+  json.Field("saving_ns", saving.ns).Field("saving_fraction", saving.fraction);
+  json.Key("saving")
+      .BeginObject()
+      .Field("low_ns", saving.low_ns)
+      .Field("high_ns", saving.ns)
+      .Field("low_fraction", saving.low_fraction)
+      .Field("high_fraction", saving.fraction)
+      .Field("basis", saving.basis)
+      .EndObject();
+}
+
 void WriteVerdict(JsonWriter& json, const Report& report) {
   const analyzers::Verdict verdict = analyzers::JudgeReport(report);
   json.Key("verdict").BeginObject();
@@ -63,6 +80,7 @@ void WriteVerdict(JsonWriter& json, const Report& report) {
       .Field("warning", static_cast<uint64_t>(verdict.warnings))
       .Field("info", static_cast<uint64_t>(verdict.infos));
   WriteOptionalString(json, "start_with", verdict.start_with);
+  WriteOptionalString(json, "nothing_to_diagnose", verdict.nothing_to_diagnose);
   json.Field("text", verdict.text).EndObject();
 }
 
@@ -72,16 +90,22 @@ void WriteFindings(JsonWriter& json, const Report& report) {
     json.BeginObject().Field("id", finding.id).Field("severity", analyzers::SeverityName(finding.severity));
     const analyzers::FindingInfo* info = analyzers::FindFinding(finding.id);
     WriteOptionalString(json, "title", info == nullptr ? std::string_view() : info->title);
-    json.Field("verdict", finding.verdict).Field("time_ns", finding.time_ns);
+    json.Key("device_id");
+    finding.device_id >= 0 ? json.Int(finding.device_id) : json.Null();
+    WriteStatement(json, "verdict", finding.verdict);
+    WriteSaving(json, finding.saving);
     json.Key("evidence").BeginArray();
     for (const analyzers::Evidence& evidence : finding.evidence) {
-      json.BeginObject().Field("label", evidence.label).Field("value", evidence.value).EndObject();
+      json.BeginObject().Field("label", evidence.label);
+      WriteStatement(json, "value", evidence.value);
+      json.EndObject();
     }
     json.EndArray();
     json.Key("examples").BeginArray();
     for (const std::string& example : finding.examples) json.String(example);
     json.EndArray();
-    WriteOptionalString(json, "fix", analyzers::FindingFix(finding.id));
+    WriteOptionalString(json, "fix", finding.fix);
+    WriteOptionalString(json, "fix_code", finding.fix_code);
     json.Field("explain", fmt::format("ampprof explain {}", finding.id));
     json.EndObject();
   }
@@ -115,6 +139,51 @@ void WriteSteps(JsonWriter& json, const analyzers::TraceSummary& s) {
   json.EndArray().EndObject();
 }
 
+void WriteAccount(JsonWriter& json, const analyzers::AccountSummary& account) {
+  json.BeginObject().Field("basis", account.basis).Field("steps", static_cast<uint64_t>(account.steps));
+  WriteInterval(json, "window", account.window);
+  json.Field("median_step_ns", account.median_step_ns)
+      .Field("p90_step_ns", account.p90_step_ns)
+      .Field("busy_ns", account.busy_ns)
+      .Field("busy_fraction", account.busy_fraction)
+      .Field("compute_ns", account.compute_ns)
+      .Field("exposed_communication_ns", account.exposed_communication_ns)
+      .Field("overlapped_communication_ns", account.overlapped_communication_ns)
+      .Field("copy_ns", account.copy_ns);
+  json.Key("idle_ns").BeginObject();
+  for (analyzers::GapCause cause : analyzers::kAllGapCauses) json.Field(analyzers::GapCauseKey(cause), account.idle[cause]);
+  json.EndObject();
+  json.Key("gaps").BeginObject();
+  for (analyzers::GapCause cause : analyzers::kAllGapCauses) json.Field(analyzers::GapCauseKey(cause), account.gaps[cause]);
+  json.EndObject();
+  json.Key("rows").BeginArray();
+  for (const analyzers::AccountRow& row : account.rows) {
+    json.BeginObject()
+        .Field("key", row.key)
+        .Field("label", row.label)
+        .Field("total_ns", row.total_ns)
+        .Field("per_step_ns", row.per_step_ns)
+        .Field("share", row.share)
+        .Field("kernels", row.kernels)
+        .EndObject();
+  }
+  json.EndArray();
+  json.Key("communication").BeginArray();
+  for (const analyzers::CollectiveTime& collective : account.communication) {
+    json.BeginObject()
+        .Field("collective", collective.collective)
+        .Field("kernels", collective.kernels)
+        .Field("kernel_ns", collective.kernel_ns)
+        .Field("exposed_ns", collective.exposed_ns)
+        .Field("overlapped_ns", collective.overlapped_ns)
+        .Field("shortest_ns", collective.shortest_ns)
+        .Field("median_ns", collective.median_ns)
+        .EndObject();
+  }
+  json.EndArray();
+  json.EndObject();
+}
+
 void WriteDevice(JsonWriter& json, const analyzers::DeviceSummary& device) {
   json.BeginObject().Field("pid", device.pid).Field("device_id", device.device_id);
   WriteOptionalString(json, "name", device.name);
@@ -130,13 +199,12 @@ void WriteDevice(JsonWriter& json, const analyzers::DeviceSummary& device) {
   device.global_memory_bytes > 0 ? json.Uint(device.global_memory_bytes) : json.Null();
   json.Field("kernels", device.kernels).Field("streams_with_kernels", device.streams_with_kernels);
   WriteInterval(json, "span", device.span);
-  json.Field("busy_ns", device.busy_ns).Field("busy_fraction", device.busy_fraction);
-  json.Key("idle_ns").BeginObject();
-  for (size_t c = 0; c < analyzers::kGapCauses; ++c) {
-    const auto cause = static_cast<analyzers::GapCause>(c);
-    json.Field(GapCauseKey(cause), device.idle_by_cause[cause]);
+  json.Key("account");
+  if (device.account) {
+    WriteAccount(json, *device.account);
+  } else {
+    json.Null();
   }
-  json.EndObject();
   json.Key("peak_allocated_bytes");
   device.peak_allocated_bytes ? json.Uint(*device.peak_allocated_bytes) : json.Null();
   json.EndObject();
@@ -175,20 +243,10 @@ void WriteSummary(JsonWriter& json, const analyzers::TraceSummary& s) {
       .Field("pageable_copy_bytes", s.pageable_copy_bytes)
       .EndObject();
   WriteInterval(json, "gpu_span", s.gpu_span);
-  json.Field("kernel_time_ns", s.kernel_time_ns);
+  json.Field("kernel_time_ns", s.kernel_time_ns).Field("account_basis", s.account_basis);
   WriteSteps(json, s);
   json.Key("devices").BeginArray();
   for (const analyzers::DeviceSummary& device : s.devices) WriteDevice(json, device);
-  json.EndArray();
-  json.Key("categories").BeginArray();
-  for (const analyzers::CategoryTimeSummary& category : s.categories) {
-    json.BeginObject()
-        .Field("category", category.category)
-        .Field("kernels", category.kernels)
-        .Field("total_ns", category.total_ns)
-        .Field("share_of_kernel_time", category.share_of_kernel_time)
-        .EndObject();
-  }
   json.EndArray();
   json.Key("top_kernels").BeginArray();
   for (const analyzers::KernelTimeSummary& kernel : s.top_kernels) {
@@ -209,9 +267,8 @@ void WriteComparedRun(JsonWriter& json, std::string_view key, const analyzers::C
   WriteOptionalString(json, "device", run.device);
   json.Field("steps", static_cast<uint64_t>(run.steps)).Field("warmup_steps", static_cast<uint64_t>(run.warmup_steps));
   WriteOptionalString(json, "step_source", run.step_source);
-  json.Field("time_ns", run.time_ns).Key("range_step_ns");
-  run.range_step_ns > 0 ? json.Int(run.range_step_ns) : json.Null();
-  json.Field("gpu_time_ns", run.gpu_time_ns)
+  json.Field("time_ns", run.time_ns)
+      .Field("gpu_time_ns", run.gpu_time_ns)
       .Field("busy_fraction", run.busy_fraction)
       .Field("kernels_per_unit", run.kernels_per_unit)
       .Field("reduced_precision", run.reduced_precision)
@@ -219,9 +276,20 @@ void WriteComparedRun(JsonWriter& json, std::string_view key, const analyzers::C
       .EndObject();
 }
 
+std::string_view RunPairKey(analyzers::RunPair pair) {
+  switch (pair) {
+    case analyzers::RunPair::kFp32VsMixed: return "fp32_vs_mixed";
+    case analyzers::RunPair::kSwapped: return "swapped";
+    case analyzers::RunPair::kBothFp32: return "both_fp32";
+    case analyzers::RunPair::kBothMixed: return "both_mixed";
+  }
+  return "unknown";
+}
+
 void WriteComparison(JsonWriter& json, const analyzers::Comparison& c) {
   json.Key("comparison").BeginObject();
   json.Field("basis", c.basis == analyzers::CompareBasis::kMedianStep ? "median_step" : "whole_run");
+  json.Field("pair", RunPairKey(c.pair));
   json.Key("speedup");
   c.speedup > 0.0 ? json.Double(c.speedup) : json.Null();
   WriteComparedRun(json, "baseline", c.baseline);
@@ -238,7 +306,7 @@ void WriteComparison(JsonWriter& json, const analyzers::Comparison& c) {
   }
   json.EndArray();
   json.Key("notes").BeginArray();
-  for (const std::string& note : c.notes) json.String(note);
+  for (const analyzers::Statement& note : c.notes) json.String(RenderStatement(note));
   json.EndArray();
   json.EndObject();
 }

@@ -19,7 +19,7 @@ namespace ampprof::reports {
 
 // Raised when a field is removed or renamed or its meaning changes; new fields may appear within a
 // version, so readers ignore keys they do not know.
-inline constexpr int kJsonSchemaVersion = 1;
+inline constexpr int kJsonSchemaVersion = 2;
 
 struct JsonOptions {
   std::string generator;  // the program and version that wrote the document; "" leaves the key out

@@ -8,9 +8,9 @@
 #include <fmt/ostream.h>
 #include <fmt/ranges.h>
 
-#include "analyzers/findings/finding_fix.h"
 #include "analyzers/report/verdict.h"
 #include "analyzers/report/workload_outcome.h"
+#include "reports/common/statement_text.h"
 #include "src/base/format.h"
 #include "src/base/time.h"
 
@@ -71,13 +71,16 @@ std::string Context(const Report& report) {
     if (device.kernels == 0) continue;
     std::string gpu = fmt::format("GPU {}", device.device_id);
     if (!device.name.empty()) gpu += fmt::format(": {}", Escape(device.name));
-    gpu += fmt::format(", busy {}", base::FormatPercent(device.busy_fraction));
+    if (device.account) gpu += fmt::format(", busy {}", base::FormatPercent(device.account->busy_fraction));
     parts.push_back(gpu);
   }
   const analyzers::TraceSummary& s = report.summary;
-  if (s.steps > 0) {
+  if (s.steps > 0 && s.median_step_ns > 0) {
     parts.push_back(fmt::format("{} steps from {}, median {}", s.steps, Escape(s.step_source),
                                 FormatDuration(s.median_step_ns)));
+  } else if (s.steps > 0) {
+    parts.push_back(fmt::format("{} steps from {}: too few for a loop, the whole run analysed", s.steps,
+                                Escape(s.step_source)));
   }
   const auto stats = report.stats.NonZero();
   if (stats.empty()) {
@@ -95,19 +98,23 @@ std::string Context(const Report& report) {
 
 void RenderFindings(const Report& report, std::ostream& out) {
   if (report.findings.empty()) return;
-  fmt::print(out, "| severity | finding | what ampprof measured | fix |\n|---|---|---|---|\n");
+  const bool per_step = report.summary.account_basis == "measured steps";
+  fmt::print(out, "| severity | finding | what ampprof measured | saves | fix |\n|---|---|---|---|---|\n");
   for (const analyzers::Finding& finding : report.findings) {
-    const std::string fix = analyzers::FindingFix(finding.id);
-    fmt::print(out, "| {} | {} | {} | {} |\n", analyzers::SeverityName(finding.severity), Code(finding.id),
-               Escape(finding.verdict), fix.empty() ? Code("ampprof explain " + finding.id) : Escape(fix));
+    fmt::print(out, "| {} | {} | {} | {} | {} |\n", analyzers::SeverityName(finding.severity), Code(finding.id),
+               Escape(RenderStatement(finding.verdict)),
+               finding.saving.none() ? "-" : Escape(DescribeSaving(finding.saving, per_step)),
+               finding.fix.empty() ? Code("ampprof explain " + finding.id) : Escape(finding.fix));
   }
   fmt::print(out, "\n<details><summary>Evidence</summary>\n\n");
   for (const analyzers::Finding& finding : report.findings) {
     fmt::print(out, "{}\n\n", Code(finding.id));
     for (const analyzers::Evidence& evidence : finding.evidence) {
-      fmt::print(out, "- {}: {}\n", Escape(evidence.label), Escape(evidence.value));
+      fmt::print(out, "- {}: {}\n", Escape(evidence.label), Escape(RenderStatement(evidence.value)));
     }
     for (const std::string& example : finding.examples) fmt::print(out, "- e.g. {}\n", Code(Abridged(example)));
+    if (!finding.saving.none()) fmt::print(out, "- the saving: {}\n", Escape(finding.saving.basis));
+    if (!finding.fix_code.empty()) fmt::print(out, "\n```python\n{}\n```\n\n", finding.fix_code);
     fmt::print(out, "- how to fix it: {}\n\n", Code("ampprof explain " + finding.id));
   }
   fmt::print(out, "</details>\n\n");
@@ -121,12 +128,17 @@ void RenderComparison(const Report& report, std::ostream& out) {
     fmt::print(out, "FP32 vs mixed precision: median step {} (FP32) vs {} (AMP)", FormatDuration(c.baseline.time_ns),
                FormatDuration(c.candidate.time_ns));
   } else {
-    fmt::print(out, "FP32 vs mixed precision, whole runs: {} (FP32) vs {} (AMP) of GPU time",
+    fmt::print(out, "FP32 vs mixed precision, whole runs: {} (FP32) vs {} (AMP) analysed",
                FormatDuration(c.baseline.time_ns), FormatDuration(c.candidate.time_ns));
   }
-  if (c.speedup > 0.0) fmt::print(out, ", speed-up **{:.2f}x**", c.speedup);
+  if (c.speedup > 0.0 && (c.pair == analyzers::RunPair::kBothFp32 || c.pair == analyzers::RunPair::kBothMixed)) {
+    fmt::print(out, ", ratio {:.2f}x (both runs are {}: not a mixed-precision speed-up)", c.speedup,
+               c.pair == analyzers::RunPair::kBothFp32 ? "FP32" : "mixed precision");
+  } else if (c.speedup > 0.0) {
+    fmt::print(out, ", speed-up **{:.2f}x**", c.speedup);
+  }
   fmt::print(out, ".\n\n");
-  for (const std::string& note : c.notes) fmt::print(out, "> {}\n>\n", Escape(note));
+  for (const analyzers::Statement& note : c.notes) fmt::print(out, "> {}\n>\n", Escape(RenderStatement(note)));
   if (!c.notes.empty()) fmt::print(out, "\n");
   if (c.rows.empty()) return;
   fmt::print(out, "| {} | FP32 | AMP | change | explained by |\n|---|---:|---:|---:|---|\n",

@@ -8,9 +8,9 @@
 #include <fmt/ostream.h>
 #include <fmt/ranges.h>
 
-#include "analyzers/findings/finding_fix.h"
 #include "analyzers/report/verdict.h"
 #include "analyzers/report/workload_outcome.h"
+#include "reports/common/statement_text.h"
 #include "reports/text/text_layout.h"
 #include "reports/text/text_style.h"
 #include "reports/text/text_tables.h"
@@ -41,10 +41,31 @@ std::string DeviceName(const DeviceSummary& device) {
   return name;
 }
 
+// "6,038 kernels on 2 streams, busy 64.6% of the analysed 78.1 ms": the busy fraction is the account's
+// (docs/step-account.md), the one every view prints.
 std::string DeviceActivity(const DeviceSummary& device) {
-  return fmt::format("{} kernels on {} stream{}, busy {} of {}", FormatCount(static_cast<int64_t>(device.kernels)),
-                     device.streams_with_kernels, device.streams_with_kernels == 1 ? "" : "s",
-                     FormatPercent(device.busy_fraction), FormatDuration(device.span->duration()));
+  std::string text = fmt::format("{} kernels on {} stream{}", FormatCount(static_cast<int64_t>(device.kernels)),
+                                 device.streams_with_kernels, device.streams_with_kernels == 1 ? "" : "s");
+  if (device.account) {
+    text += fmt::format(", busy {} of the analysed {}", FormatPercent(device.account->busy_fraction),
+                        FormatDuration(device.account->window.duration()));
+  } else {
+    text += ", none in the analysed window";
+  }
+  return text;
+}
+
+// What the account examined: the measured steps, or the whole run.
+std::string AnalysedWindow(const analyzers::TraceSummary& summary) {
+  if (summary.account_basis == "all warm-up") return "nothing: the trace holds only warm-up";
+  const DeviceSummary& primary = summary.devices[summary.primary_device];
+  if (!primary.account) return "nothing: no kernels";
+  if (summary.account_basis == "measured steps") {
+    return fmt::format("{} measured steps on GPU {}, {} from the first step's first kernel to the last one's end",
+                       primary.account->steps, primary.device_id, FormatDuration(primary.account->window.duration()));
+  }
+  return fmt::format("the whole run on GPU {} (no training loop of 3 or more steps), {}", primary.device_id,
+                     FormatDuration(primary.account->window.duration()));
 }
 
 // What the numbers rest on, in one field: "no records lost or repaired", or the counters that are not
@@ -98,13 +119,17 @@ void RenderHeader(const Report& report, std::ostream& out, size_t width) {
                 width, "");
   }
   if (summary.gpu_span) fmt::print(out, "span      {} of GPU activity\n", FormatDuration(summary.gpu_span->duration()));
-  if (summary.steps > 0) {
+  if (summary.steps > 0 && summary.median_step_ns > 0) {
     RenderField(out, "steps",
                 fmt::format("{} from {}{}; median {}, p90 {}", summary.steps, summary.step_source,
                             summary.warmup_steps > 0 ? fmt::format(" ({} warm-up left out)", summary.warmup_steps) : "",
                             FormatDuration(summary.median_step_ns), FormatDuration(summary.p90_step_ns)),
                 width, "");
+  } else if (summary.steps > 0) {
+    RenderField(out, "steps", fmt::format("{} from {}: too few for a training loop", summary.steps, summary.step_source),
+                width, "");
   }
+  if (!summary.devices.empty()) RenderField(out, "analysed", AnalysedWindow(summary), width, "");
   RenderField(out, "data", DataQualityLine(report.stats), width, "");
 }
 
@@ -127,25 +152,35 @@ void RenderFindings(const Report& report, std::ostream& out, const TextStyle& st
     }
     return;
   }
+  const bool per_step = report.summary.account_basis == "measured steps";
   fmt::print(out, "\n{}\n", style.Heading("Findings"));
   for (const analyzers::Finding& finding : report.findings) {
     const std::string tag = fmt::format("[{}]", analyzers::SeverityName(finding.severity));
     std::ostringstream heading;
-    PrintWrapped(heading, "  ", "    ", fmt::format("{} {}: {}", tag, finding.id, finding.verdict), width);
+    PrintWrapped(heading, "  ", "    ", fmt::format("{} {}: {}", tag, finding.id, RenderStatement(finding.verdict)),
+                 width);
     std::string text = heading.str();
     text.replace(2, tag.size(), style.Severity(finding.severity, tag));  // colour after the layout
     fmt::print(out, "{}", text);
+    if (!finding.saving.none()) {
+      PrintWrapped(out, "      saves: ", "             ",
+                   fmt::format("{} ({})", DescribeSaving(finding.saving, per_step), finding.saving.basis), width);
+    }
     for (const analyzers::Evidence& evidence : finding.evidence) {
-      PrintWrapped(out, "      ", "        ", fmt::format("{}: {}", evidence.label, evidence.value), width);
+      PrintWrapped(out, "      ", "        ", fmt::format("{}: {}", evidence.label, RenderStatement(evidence.value)),
+                   width);
     }
     for (const std::string& example : finding.examples) {
       fmt::print(out, "      e.g. {}\n", Shorten(DisplayKernelName(example), width - 11));
     }
-    const std::string fix = analyzers::FindingFix(finding.id);
     PrintWrapped(out, "      fix: ", "           ",
-                 fix.empty() ? fmt::format("ampprof explain {}", finding.id)
-                             : fmt::format("{} (ampprof explain {})", fix, finding.id),
+                 finding.fix.empty() ? fmt::format("ampprof explain {}", finding.id)
+                                     : fmt::format("{} (ampprof explain {})", finding.fix, finding.id),
                  width);
+    if (!finding.fix_code.empty()) {
+      std::istringstream code(finding.fix_code);
+      for (std::string line; std::getline(code, line);) fmt::print(out, "           {}\n", line);
+    }
   }
 }
 
@@ -163,13 +198,9 @@ void RenderRun(std::ostream& out, std::string_view name, const analyzers::Compar
   if (basis == analyzers::CompareBasis::kMedianStep) {
     timing = fmt::format("median step {} over {} steps from {}", FormatDuration(run.time_ns), run.steps,
                          run.step_source);
-    // Steps are timed on the GPU; say so where the ranges the summary times tell otherwise.
-    if (run.range_step_ns > 0 && FormatDuration(run.range_step_ns) != FormatDuration(run.time_ns)) {
-      timing += fmt::format(" (timed on the GPU; the ranges' median is {})", FormatDuration(run.range_step_ns));
-    }
     if (run.warmup_steps > 0) timing += fmt::format(", {} warm-up left out", run.warmup_steps);
   } else {
-    timing = fmt::format("{} of GPU time (whole run)", FormatDuration(run.time_ns));
+    timing = fmt::format("{} analysed (whole run)", FormatDuration(run.time_ns));
   }
   if (run.peak_allocated_bytes) {
     timing += fmt::format("; peak device memory {}", base::FormatBytes(*run.peak_allocated_bytes));
@@ -177,8 +208,11 @@ void RenderRun(std::ostream& out, std::string_view name, const analyzers::Compar
   RenderField(out, "", timing, width);
 }
 
-std::string SpeedupVerdict(double speedup) {
+std::string SpeedupVerdict(const analyzers::Comparison& c) {
+  const double speedup = c.speedup;
   if (speedup <= 0.0) return "cannot be computed";
+  if (c.pair == analyzers::RunPair::kBothFp32) return fmt::format("{:.2f}x, but both runs are FP32", speedup);
+  if (c.pair == analyzers::RunPair::kBothMixed) return fmt::format("{:.2f}x, but both runs are mixed precision", speedup);
   if (speedup >= analyzers::kMinUsefulSpeedup) return fmt::format("{:.2f}x: mixed precision is faster", speedup);
   if (speedup >= 1.0) {
     return fmt::format("{:.2f}x: no measurable speed-up (faster counts from {:.2f}x)", speedup,
@@ -195,8 +229,8 @@ void RenderComparison(const Report& report, std::ostream& out, const TextStyle& 
   fmt::print(out, "{}\n", style.Heading("FP32 vs mixed precision"));
   RenderRun(out, "FP32", c.baseline, c.basis, width);
   RenderRun(out, "AMP", c.candidate, c.basis, width);
-  RenderField(out, "speed-up", SpeedupVerdict(c.speedup), width);
-  for (const std::string& note : c.notes) RenderField(out, "note", note, width);
+  RenderField(out, "speed-up", SpeedupVerdict(c), width);
+  for (const analyzers::Statement& note : c.notes) RenderField(out, "note", RenderStatement(note), width);
   if (c.rows.empty()) {
     fmt::print(out, "\n");
     return;
@@ -233,15 +267,15 @@ void RenderText(const Report& report, std::ostream& out, const TextOptions& opti
   if (options.verbose) {
     RenderDeviceDetails(report, out, style, width);
     RenderRecordCounts(report, out);
-    RenderCategories(report, out, style);
+    RenderAccount(report, out, style, width);
     RenderTopKernels(report, out, style, width);
     RenderStepTimes(report, out, style, width);
   }
   RenderDataQuality(report, out, style, width);
   if (!options.verbose) {
     fmt::print(out, "\n{}\n",
-               style.Dim(Shorten("(--verbose adds idle time by cause, kernel time by category, the top kernels and "
-                                 "step times)",
+               style.Dim(Shorten("(--verbose adds the step account: time by bucket and idle by cause; the top kernels "
+                                 "and step times)",
                                  width)));
   }
 }

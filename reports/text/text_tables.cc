@@ -41,17 +41,21 @@ void RenderDeviceDetails(const Report& report, std::ostream& out, const TextStyl
     fmt::print(out, "\n{}\n", style.Heading(Shorten(DeviceTitle(device), width)));
     fmt::print(out, "  kernels   {} on {} stream{}\n", FormatCount(static_cast<int64_t>(device.kernels)),
                device.streams_with_kernels, device.streams_with_kernels == 1 ? "" : "s");
-    fmt::print(out, "  busy      {} of {} ({} idle between kernels)\n", FormatPercent(device.busy_fraction),
-               FormatDuration(device.span->duration()), FormatDuration(device.span->duration() - device.busy_ns));
+    fmt::print(out, "  span      {} from the first kernel to the last\n", FormatDuration(device.span->duration()));
+    if (device.account) {
+      fmt::print(out, "  busy      {} of the analysed {} ({} with no kernel running)\n",
+                 FormatPercent(device.account->busy_fraction), FormatDuration(device.account->window.duration()),
+                 FormatDuration(device.account->window.duration() - device.account->busy_ns));
+    }
     if (device.peak_allocated_bytes) {
       fmt::print(out, "  memory    peak {} allocated (counted from the start of the trace)\n",
                  FormatBytes(*device.peak_allocated_bytes));
     }
+    if (!device.account) continue;
     std::vector<std::string> causes;
-    for (size_t c = 0; c < analyzers::kGapCauses; ++c) {
-      const auto cause = static_cast<analyzers::GapCause>(c);
-      if (device.idle_by_cause[cause] > 0) {
-        causes.push_back(fmt::format("{} {}", FormatDuration(device.idle_by_cause[cause]), analyzers::GapCauseName(cause)));
+    for (analyzers::GapCause cause : analyzers::kAllGapCauses) {
+      if (device.account->idle[cause] > 0) {
+        causes.push_back(fmt::format("{} {}", FormatDuration(device.account->idle[cause]), analyzers::GapCauseName(cause)));
       }
     }
     if (!causes.empty()) PrintWrapped(out, "  idle      ", "            ", fmt::format("{}", fmt::join(causes, "; ")), width);
@@ -72,14 +76,27 @@ void RenderRecordCounts(const Report& report, std::ostream& out) {
   }
 }
 
-void RenderCategories(const Report& report, std::ostream& out, const TextStyle& style) {
+void RenderAccount(const Report& report, std::ostream& out, const TextStyle& style, size_t width) {
   const analyzers::TraceSummary& s = report.summary;
-  if (s.categories.empty()) return;
-  fmt::print(out, "\n{}\n", style.Heading("Kernel time by category"));
-  for (const analyzers::CategoryTimeSummary& category : s.categories) {
-    fmt::print(out, "  {:>6}  {:>10}  {:>9}  {}\n", FormatPercent(category.share_of_kernel_time),
-               FormatDuration(category.total_ns), FormatCount(static_cast<int64_t>(category.kernels)),
-               category.category);
+  for (const DeviceSummary& device : s.devices) {
+    if (!device.account) continue;
+    const analyzers::AccountSummary& account = *device.account;
+    const bool per_step = account.basis == "measured steps";
+    fmt::print(out, "\n{}\n",
+               style.Heading(Shorten(fmt::format("Step account, GPU {}: {} ({})", device.device_id,
+                                                 per_step ? fmt::format("{} measured steps", account.steps)
+                                                          : std::string("the whole run"),
+                                                 FormatDuration(account.window.duration())),
+                                     width)));
+    fmt::print(out, "  {:>6}  {:>10}  {:>10}  {}\n", "share", per_step ? "per step" : "time", "in all", "bucket");
+    for (const analyzers::AccountRow& row : account.rows) {
+      fmt::print(out, "  {:>6}  {:>10}  {:>10}  {}\n", FormatPercent(row.share), FormatDuration(row.per_step_ns),
+                 FormatDuration(row.total_ns), Shorten(row.label, width > 36 ? width - 36 : 20));
+    }
+    if (account.overlapped_communication_ns > 0) {
+      fmt::print(out, "  (not charged: {} of communication ran under compute)\n",
+                 FormatDuration(account.overlapped_communication_ns));
+    }
   }
 }
 

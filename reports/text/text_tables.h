@@ -15,7 +15,9 @@ namespace ampprof::reports {
 
 void RenderDeviceDetails(const analyzers::Report& report, std::ostream& out, const TextStyle& style, size_t width);
 void RenderRecordCounts(const analyzers::Report& report, std::ostream& out);
-void RenderCategories(const analyzers::Report& report, std::ostream& out, const TextStyle& style);
+// The step account of each GPU (docs/step-account.md): every bucket with time, its share of the
+// analysed window, per step and in all.
+void RenderAccount(const analyzers::Report& report, std::ostream& out, const TextStyle& style, size_t width);
 void RenderTopKernels(const analyzers::Report& report, std::ostream& out, const TextStyle& style, size_t width);
 // The first steps (summary.step_times) with their start, duration and a bar scaled to the longest.
 void RenderStepTimes(const analyzers::Report& report, std::ostream& out, const TextStyle& style, size_t width);

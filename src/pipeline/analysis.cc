@@ -6,10 +6,8 @@
 #include <optional>
 #include <regex>
 
-#include "analyzers/findings/registry.h"
-#include "analyzers/report/compare.h"
-#include "analyzers/report/summary.h"
-#include "analyzers/report/timeline.h"
+#include "analyzers/facts/analysis_input.h"
+#include "analyzers/report/assemble.h"
 #include "src/base/format.h"
 #include "src/base/logging.h"
 #include "src/model/model_builder.h"
@@ -56,26 +54,17 @@ TraceIdentity IdentifyTrace(const model::TraceModel& model, const std::string& p
 // Ranks in order; traces without a rank after them, in the order given.
 int32_t SortKey(int32_t rank) { return rank < 0 ? INT32_MAX : rank; }
 
-// One trace of the FP32 run, reduced to what the comparison needs.
-struct BaselineRun {
-  analyzers::RunProfile profile;
-  std::optional<analyzers::Timeline> timeline;
-  std::string path;
-  TraceIdentity identity;
-  bool data_loss = false;
-};
-
-analyzers::RunProfile Profile(const model::TraceModel& model) {
-  const std::vector<analyzers::KernelClass> classes = analyzers::ClassifySignatures(model);
-  return analyzers::ProfileRun(analyzers::AnalysisInput{model, classes});
-}
-
-// The baseline's profile and timeline: all the comparison keeps of its model.
-BaselineRun ReduceBaseline(const LoadedTrace& trace, const std::string& path) {
-  const std::vector<analyzers::KernelClass> classes = analyzers::ClassifySignatures(trace.model);
-  const analyzers::AnalysisInput input{trace.model, classes};
-  return {analyzers::ProfileRun(input), analyzers::BuildTimeline(input), path, IdentifyTrace(trace.model, path),
-          trace.model.stats().HasDataLoss()};
+analyzers::RunIdentity IdentityOf(const LoadedTrace& trace) {
+  const TraceIdentity identity = IdentifyTrace(trace.model, trace.input.path);
+  analyzers::RunIdentity run;
+  run.trace = trace.input.path;
+  run.label = identity.label;
+  run.rank = identity.rank;
+  for (const model::Process& process : trace.model.processes()) {
+    if (process.world_size > 0) run.world_size = process.world_size;
+  }
+  run.data_loss = trace.model.stats().HasDataLoss();
+  return run;
 }
 
 // Progress in units of the job: two per trace (read and build; analyse), baseline traces first.
@@ -99,49 +88,20 @@ class JobProgress {
   size_t done_ = 0;
 };
 
-base::StatusOr<std::vector<BaselineRun>> ProfileBaseline(const std::vector<std::string>& files, JobProgress& progress) {
-  std::vector<BaselineRun> runs;
+base::StatusOr<std::vector<analyzers::BaselineRun>> ProfileBaseline(const std::vector<std::string>& files,
+                                                                     JobProgress& progress) {
+  std::vector<analyzers::BaselineRun> runs;
   for (const std::string& file : files) {
     progress.Start("reading the baseline", file);
     ASSIGN_OR_RETURN(const LoadedTrace trace, LoadAndBuild(file));  // one model in memory at a time
     progress.Start("profiling the baseline", file);
-    runs.push_back(ReduceBaseline(trace, file));
+    const analyzers::AnalysisInput input(trace.model);
+    runs.push_back(analyzers::ReduceBaseline(input, IdentityOf(trace)));
   }
-  std::stable_sort(runs.begin(), runs.end(), [](const BaselineRun& a, const BaselineRun& b) {
-    return SortKey(a.identity.rank) < SortKey(b.identity.rank);
+  std::stable_sort(runs.begin(), runs.end(), [](const analyzers::BaselineRun& a, const analyzers::BaselineRun& b) {
+    return SortKey(a.profile.identity.rank) < SortKey(b.profile.identity.rank);
   });
   return runs;
-}
-
-struct CandidateRun {
-  analyzers::Report report;
-  std::optional<analyzers::RunProfile> profile;  // only when there is a baseline to compare with
-};
-
-void AttachComparison(const BaselineRun& baseline, const analyzers::RunProfile& candidate, const std::string& pairing,
-                      analyzers::Report& report) {
-  analyzers::ComparisonResult result = analyzers::Compare(baseline.profile, candidate);
-  analyzers::Comparison& comparison = result.comparison;
-  comparison.baseline.trace = baseline.path;
-  comparison.baseline.label = baseline.identity.label;
-  comparison.baseline.data_loss = baseline.data_loss;
-  comparison.candidate.trace = report.inputs.front().path;
-  comparison.candidate.label = report.label;
-  comparison.candidate.data_loss = report.stats.HasDataLoss();
-  std::vector<std::string> notes;
-  if (!pairing.empty()) notes.push_back(pairing);
-  if (baseline.data_loss) {
-    notes.push_back("the FP32 trace lost records (cut short or damaged): its numbers cover what was recorded");
-  }
-  if (result.finding) {
-    for (const std::string& note : notes) result.finding->evidence.push_back({"note", note});
-    report.findings.push_back(std::move(*result.finding));
-    analyzers::SortFindings(report.findings);
-  }
-  comparison.notes.insert(comparison.notes.begin(), notes.begin(), notes.end());
-  report.comparison = std::move(comparison);
-  report.baseline_timeline = baseline.timeline;
-  report.checks_run.emplace_back("compare");
 }
 
 std::string RankList(const std::vector<int32_t>& ranks) {
@@ -151,33 +111,41 @@ std::string RankList(const std::vector<int32_t>& ranks) {
 }
 
 // Rank by rank when both runs have the same ranks; else the first trace of each, saying which.
-void CompareRuns(const std::vector<BaselineRun>& baseline, std::vector<CandidateRun>& candidates) {
-  if (baseline.empty() || candidates.empty()) return;
+std::vector<analyzers::Report> CompareRuns(const std::vector<analyzers::BaselineRun>& baseline,
+                                           std::vector<analyzers::TraceAnalysis> candidates) {
+  std::vector<analyzers::Report> reports;
+  if (baseline.empty() || candidates.empty()) {
+    for (analyzers::TraceAnalysis& candidate : candidates) reports.push_back(std::move(candidate.report));
+    return reports;
+  }
   std::vector<int32_t> baseline_ranks;
   std::vector<int32_t> candidate_ranks;
-  for (const BaselineRun& run : baseline) baseline_ranks.push_back(run.identity.rank);
-  for (const CandidateRun& run : candidates) candidate_ranks.push_back(run.report.rank);
+  for (const analyzers::BaselineRun& run : baseline) baseline_ranks.push_back(run.profile.identity.rank);
+  for (const analyzers::TraceAnalysis& run : candidates) candidate_ranks.push_back(run.report.rank);
   const bool ranked = std::none_of(baseline_ranks.begin(), baseline_ranks.end(), [](int32_t r) { return r < 0; });
   if (candidates.size() > 1 && ranked && baseline_ranks == candidate_ranks) {
     for (size_t i = 0; i < candidates.size(); ++i) {
-      AttachComparison(baseline[i], *candidates[i].profile,
-                       fmt::format("compared rank by rank: this is rank {} of both runs", candidate_ranks[i]),
-                       candidates[i].report);
+      reports.push_back(analyzers::WithComparison(
+          std::move(candidates[i]), baseline[i],
+          fmt::format("compared rank by rank: this is rank {} of both runs", candidate_ranks[i])));
     }
-    return;
+    return reports;
   }
   std::string pairing;
   if (baseline.size() > 1 || candidates.size() > 1) {
     pairing = fmt::format(
         "the runs do not have the same ranks (AMP: {}; FP32: {}): compared the first trace of each, AMP {} with FP32 {}",
         RankList(candidate_ranks), RankList(baseline_ranks), candidates.front().report.label,
-        baseline.front().identity.label);
-  } else if (candidate_ranks.front() >= 0 && baseline_ranks.front() >= 0 &&
-             candidate_ranks.front() != baseline_ranks.front()) {
-    pairing = fmt::format("compared AMP {} with FP32 {}", candidates.front().report.label,
-                          baseline.front().identity.label);
+        baseline.front().profile.identity.label);
   }
-  AttachComparison(baseline.front(), *candidates.front().profile, pairing, candidates.front().report);
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    if (i == 0) {
+      reports.push_back(analyzers::WithComparison(std::move(candidates[i]), baseline.front(), pairing));
+    } else {
+      reports.push_back(std::move(candidates[i].report));
+    }
+  }
+  return reports;
 }
 
 }  // namespace
@@ -226,21 +194,8 @@ base::StatusOr<LoadedTrace> LoadAndBuild(const std::string& path) {
 }
 
 analyzers::Report Analyze(const LoadedTrace& trace) {
-  analyzers::Report report;
-  report.inputs = {trace.input};
-  report.summary = analyzers::Summarize(trace.model);
-  const std::vector<analyzers::KernelClass> classes = analyzers::ClassifySignatures(trace.model);
-  const analyzers::AnalysisInput input{trace.model, classes};  // steps found once, for both
-  report.findings = analyzers::RunAnalyzers(input);
-  report.timeline = analyzers::BuildTimeline(input);
-  for (const analyzers::AnalyzerEntry& analyzer : analyzers::AllAnalyzers()) {
-    report.checks_run.emplace_back(analyzer.name);
-  }
-  report.stats = trace.model.stats();
-  const TraceIdentity identity = IdentifyTrace(trace.model, trace.input.path);
-  report.rank = identity.rank;
-  report.label = identity.label;
-  return report;
+  const analyzers::AnalysisInput input(trace.model);
+  return analyzers::AnalyzeTrace(input, IdentityOf(trace), {trace.input}).report;
 }
 
 base::StatusOr<std::vector<analyzers::Report>> AnalyzeTraces(const std::vector<std::string>& paths,
@@ -254,7 +209,7 @@ base::StatusOr<std::vector<analyzers::Report>> AnalyzeTraces(const std::vector<s
   }
   JobProgress progress(options.progress, baseline_files.size() + files.size());
   // The baseline first: a bad baseline path fails before a long analysis, not after it.
-  std::vector<BaselineRun> baseline;
+  std::vector<analyzers::BaselineRun> baseline;
   if (!baseline_files.empty()) {
     auto profiled = ProfileBaseline(baseline_files, progress);
     if (!profiled.ok()) {
@@ -262,22 +217,18 @@ base::StatusOr<std::vector<analyzers::Report>> AnalyzeTraces(const std::vector<s
     }
     baseline = std::move(*profiled);
   }
-  std::vector<CandidateRun> runs;
+  std::vector<analyzers::TraceAnalysis> runs;
   for (const std::string& file : files) {
     progress.Start("reading", file);
     ASSIGN_OR_RETURN(const LoadedTrace trace, LoadAndBuild(file));  // one model in memory at a time
     progress.Start("analyzing", file);
-    runs.push_back({Analyze(trace), std::nullopt});
-    if (!baseline.empty()) runs.back().profile = Profile(trace.model);
+    const analyzers::AnalysisInput input(trace.model);  // classes, steps and the account: once per trace
+    runs.push_back(analyzers::AnalyzeTrace(input, IdentityOf(trace), {trace.input}));
   }
-  std::stable_sort(runs.begin(), runs.end(), [](const CandidateRun& a, const CandidateRun& b) {
+  std::stable_sort(runs.begin(), runs.end(), [](const analyzers::TraceAnalysis& a, const analyzers::TraceAnalysis& b) {
     return SortKey(a.report.rank) < SortKey(b.report.rank);
   });
-  CompareRuns(baseline, runs);
-  std::vector<analyzers::Report> reports;
-  reports.reserve(runs.size());
-  for (CandidateRun& run : runs) reports.push_back(std::move(run.report));
-  return reports;
+  return CompareRuns(baseline, std::move(runs));
 }
 
 }  // namespace ampprof::pipeline

@@ -24,8 +24,7 @@ void RemovePartialOutput(const std::string& path) {
 
 base::Status WriteExport(const LoadedTrace& trace, ExportFormat format, std::ostream& out,
                          ExportSummary& summary) {
-  const std::vector<analyzers::KernelClass> classes = analyzers::ClassifySignatures(trace.model);
-  const analyzers::AnalysisInput analysis{trace.model, classes};
+  const analyzers::AnalysisInput analysis(trace.model);
   const std::vector<analyzers::Finding> findings = analyzers::RunAnalyzers(analysis);
   const std::optional<analyzers::Steps>& steps = analysis.steps();
   summary.kernels = trace.model.kernels().size();

@@ -12,7 +12,11 @@
 #include <string_view>
 #include <vector>
 
+#include <memory>
+#include <string>
+
 #include "analyzers/findings/registry.h"
+#include "reports/common/statement_text.h"
 #include "src/model/model_builder.h"
 #include "tests/testing/record_builder.h"
 
@@ -174,12 +178,28 @@ struct Launches {
 
 struct SyntheticRun {
   model::TraceModel model;
-  std::vector<KernelClass> classes;
 
-  AnalysisInput input() const { return AnalysisInput{model, classes}; }
+  // The analysis input of the model, built on first use (so a SyntheticRun may be moved until then).
+  const AnalysisInput& input() const {
+    if (!analysis) analysis = std::make_unique<AnalysisInput>(model);
+    return *analysis;
+  }
+  mutable std::unique_ptr<AnalysisInput> analysis;
 };
 
-// The launches in order, end to end with a 1 ns gap; `gpus` become device records (none: the trace
+// A finding's verdict or evidence as the reports print it.
+inline std::string Text(const Statement& statement) { return reports::RenderStatement(statement); }
+
+// The text of the evidence labelled `label`, or "<none>".
+inline std::string EvidenceText(const Finding& finding, std::string_view label) {
+  for (const Evidence& evidence : finding.evidence) {
+    if (evidence.label == label) return Text(evidence.value);
+  }
+  return "<none>";
+}
+
+// The launches in order, end to end (no idle time between them, so that a share of the analysed window is
+// a share of kernel time); `gpus` become device records (none: the trace
 // does not describe its GPUs).
 inline SyntheticRun BuildRun(std::initializer_list<Launches> launches,
                              std::initializer_list<Gpu> gpus = {}) {
@@ -192,12 +212,10 @@ inline SyntheticRun BuildRun(std::initializer_list<Launches> launches,
     b.stream = 7 + launch.device;  // streams belong to one device
     for (int i = 0; i < launch.count; ++i) {
       b.Kernel(launch.name, t, t + launch.each);
-      t += launch.each + 1;
+      t += launch.each;
     }
   }
-  SyntheticRun run{std::move(builder).Build(), {}};
-  run.classes = ClassifySignatures(run.model);
-  return run;
+  return SyntheticRun{std::move(builder).Build(), nullptr};
 }
 
 }  // namespace ampprof::analyzers::testing

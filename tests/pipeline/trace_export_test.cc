@@ -97,7 +97,7 @@ TEST(TraceExport, SyntheticAmpTraceNvtxtUsesTheTraceClock) {
   const std::string text = ReadText(dir.File("amp.nvtxt"));
   EXPECT_THAT(text, HasSubstr("\nTimeBase = Manual\n"));
   EXPECT_THAT(text, HasSubstr(", \"ampprof step 1\"\n"));
-  EXPECT_THAT(text, HasSubstr(", \"ampprof warning gpu.launch_bound: "));
+  EXPECT_THAT(text, HasSubstr(", \"ampprof critical gpu.launch_bound: "));
 }
 
 const std::string kFixtures = AMPPROF_SHARED_FIXTURES_DIR;

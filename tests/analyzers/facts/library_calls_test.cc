@@ -43,15 +43,13 @@ liblogs::LibraryCall Gemm(liblogs::Library library, liblogs::DataType type, int6
 
 struct Attached {
   model::TraceModel model;
-  std::vector<KernelClass> classes;
   LibraryCallAttachment attachment;
   std::vector<std::string_view> kernel_names;  // of the matches, in call order
 };
 
 Attached Attach(model::ModelBuilder&& builder, const liblogs::LibraryLog& log) {
-  Attached result{std::move(builder).Build(), {}, {}, {}};
-  result.classes = ClassifySignatures(result.model);
-  result.attachment = AttachLibraryCalls(AnalysisInput{result.model, result.classes}, log);
+  Attached result{std::move(builder).Build(), {}, {}};
+  result.attachment = AttachLibraryCalls(AnalysisInput(result.model), log);
   for (const AttachedCall& match : result.attachment.matches) {
     result.kernel_names.push_back(result.model.KernelName(match.kernel));
   }

@@ -1,4 +1,5 @@
 #include "analyzers/facts/precision.h"
+#include "analyzers/findings/finding_support.h"
 
 #include <gtest/gtest.h>
 
@@ -18,7 +19,7 @@ TEST(Precision, AnFp32RunHasNoMixedPrecisionEvidence) {
                                     {kA100});
   const PrecisionEvidence evidence = DescribePrecision(run.input());
   EXPECT_FALSE(evidence.MixedPrecision());
-  EXPECT_EQ(evidence.MixedPrecisionReason(), "");
+  EXPECT_EQ(Text(MixedPrecisionEvidence(evidence)), "");
   EXPECT_EQ(evidence.kernel_ns, 700);
   EXPECT_EQ(evidence.gemm.fp32_cuda_core_ns, 300);
   EXPECT_EQ(evidence.convolution.tf32_ns, 200);
@@ -32,7 +33,7 @@ TEST(Precision, EachSignOfMixedPrecisionIsEnoughOnItsOwn) {
   const PrecisionEvidence gemm = DescribePrecision(BuildRun({{kFp16TensorCoreGemm, 100}}).input());
   EXPECT_TRUE(gemm.MixedPrecision());
   EXPECT_EQ(gemm.gemm.low_precision_tensor_core_ns, 100);
-  EXPECT_EQ(gemm.MixedPrecisionReason(), "FP16/BF16/FP8 GEMM/convolution kernels 1 (100 ns)");
+  EXPECT_EQ(Text(MixedPrecisionEvidence(gemm)), "FP16/BF16/FP8 GEMM/convolution kernels 1 (100 ns)");
 
   // FP16 named, unit unknown: still FP16 work.
   const PrecisionEvidence depthwise =
@@ -49,23 +50,23 @@ TEST(Precision, EachSignOfMixedPrecisionIsEnoughOnItsOwn) {
   const PrecisionEvidence attention =
       DescribePrecision(BuildRun({{kFlashAttentionBf16, 100}}).input());
   EXPECT_TRUE(attention.MixedPrecision());
-  EXPECT_EQ(attention.MixedPrecisionReason(), "FP16/BF16 attention 100 ns");
+  EXPECT_EQ(Text(MixedPrecisionEvidence(attention)), "FP16/BF16 attention 100 ns");
 
   const PrecisionEvidence scaler =
       DescribePrecision(BuildRun({{kFp32SimtGemm, 100}, {kScaleUpdate, 2, 3}}).input());
   EXPECT_TRUE(scaler.MixedPrecision());
-  EXPECT_EQ(scaler.MixedPrecisionReason(), "GradScaler kernels 3");
+  EXPECT_EQ(Text(MixedPrecisionEvidence(scaler)), "GradScaler kernels 3");
 
   const PrecisionEvidence casts = DescribePrecision(
       BuildRun({{kFp32SimtGemm, 100}, {kCastToBf16, 5, 1'200}, {kCastBf16ToFp32, 5}}).input());
   EXPECT_TRUE(casts.MixedPrecision());
-  EXPECT_EQ(casts.MixedPrecisionReason(), "FP32<->FP16/BF16/FP8 casts 1,201");
+  EXPECT_EQ(Text(MixedPrecisionEvidence(casts)), "FP32<->FP16/BF16/FP8 casts 1,201");
 }
 
 TEST(Precision, ReasonsAreListedTogether) {
   const SyntheticRun run =
       BuildRun({{kFp16TensorCoreGemm, 1'000, 2'400}, {kScaleUpdate, 2, 40}, {kCastToFp16, 5, 7}});
-  EXPECT_EQ(DescribePrecision(run.input()).MixedPrecisionReason(),
+  EXPECT_EQ(Text(MixedPrecisionEvidence(DescribePrecision(run.input()))),
             "FP16/BF16/FP8 GEMM/convolution kernels 2,400 (2.40 ms); GradScaler kernels 40; "
             "FP32<->FP16/BF16/FP8 casts 7");
 }

@@ -18,8 +18,7 @@ constexpr const char* kUpdateScale =
     "void at::native::amp_update_scale_cuda_kernel(float*, int*, float const*, double, double, int)";
 
 std::optional<Steps> Find(const model::TraceModel& model) {
-  const std::vector<KernelClass> classes = ClassifySignatures(model);
-  return FindSteps(AnalysisInput{model, classes});
+  return AnalysisInput(model).steps();
 }
 
 TEST(FindSteps, PrefersAmpprofStepRangesToProfilerSteps) {
@@ -192,8 +191,7 @@ TEST(FindWarmup, CountsLeadingOutliersUpToHalfTheSteps) {
 
 TEST(Steps, AssignsKernelsToTheStepThatLaunchedThem) {
   const model::TraceModel model = UserRangeTrace(/*with_train_step=*/true);
-  const std::vector<KernelClass> classes = ClassifySignatures(model);
-  const AnalysisInput input{model, classes};
+  const AnalysisInput input(model);
   const std::optional<Steps> steps = FindSteps(input);
   ASSERT_TRUE(steps.has_value());
   std::vector<int> step_of;

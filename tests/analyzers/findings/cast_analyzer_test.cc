@@ -29,19 +29,20 @@ TEST(Casts, CountsCastsBetweenFp32AndLowPrecision) {
   const Finding& finding = findings[0];
   EXPECT_EQ(finding.id, "amp.cast_overhead");
   EXPECT_EQ(finding.severity, Severity::kInfo);
-  EXPECT_EQ(finding.verdict,
-            "Cast kernels between FP32 and FP16/BF16/FP8 take 7.0% of GPU 0 kernel time (70 ns in "
-            "15 launches)");
-  ASSERT_EQ(finding.evidence.size(), 5u);
-  EXPECT_EQ(finding.evidence[0].value, "15, 70 ns (7.0% of kernel time)");
-  EXPECT_EQ(finding.evidence[1].value, "FP32<->FP16: 1, 10 ns; FP32<->BF16: 14, 60 ns");
-  EXPECT_EQ(finding.evidence[2].value, "14.0% of 500 ns");
-  EXPECT_EQ(finding.evidence[3].label, "other dtype conversions, not counted");
-  EXPECT_EQ(finding.evidence[3].value, "1, 100 ns");
-  EXPECT_EQ(finding.evidence[4].value, "not in the trace (kernel records carry no tensor sizes)");
+  EXPECT_EQ(Text(finding.verdict),
+            "Cast kernels between FP32 and FP16/BF16/FP8 take 7.0% of GPU 0's time (70 ns over the analysed "
+            "window in 15 launches)");
+  EXPECT_EQ(EvidenceText(finding, "cast kernels"), "15, 70 ns over the analysed window");
+  EXPECT_EQ(EvidenceText(finding, "FP32<->FP16"), "1 kernel, 10 ns");
+  EXPECT_EQ(EvidenceText(finding, "FP32<->BF16"), "14 kernels, 60 ns");
+  EXPECT_EQ(EvidenceText(finding, "relative to GEMM/convolution time"), "14.0% of 500 ns over the analysed window");
+  EXPECT_EQ(EvidenceText(finding, "other dtype conversions, not counted"), "1, 100 ns");
+  EXPECT_EQ(EvidenceText(finding, "bytes cast"), "not in the trace (kernel records carry no tensor sizes)");
   ASSERT_EQ(finding.examples.size(), 3u);
   EXPECT_EQ(finding.examples[0], kCastToBf16);
-  EXPECT_EQ(finding.time_ns, 70);
+  // An estimate: half to all of the cast time.
+  EXPECT_EQ(finding.saving.low_ns, 35);
+  EXPECT_EQ(finding.saving.ns, 70);
 }
 
 TEST(Casts, SeverityBoundaries) {
@@ -51,9 +52,9 @@ TEST(Casts, SeverityBoundaries) {
   EXPECT_EQ(CastRun(20)[0].severity, Severity::kInfo);
   EXPECT_EQ(CastRun(90)[0].severity, Severity::kInfo);
   EXPECT_EQ(CastRun(100)[0].severity, Severity::kWarning) << "a tenth of kernel time";
-  EXPECT_EQ(CastRun(100)[0].verdict,
-            "Cast kernels between FP32 and FP16/BF16/FP8 take 10.0% of GPU 0 kernel time (100 ns "
-            "in 10 launches)");
+  EXPECT_EQ(Text(CastRun(100)[0].verdict),
+            "Cast kernels between FP32 and FP16/BF16/FP8 take 10.0% of GPU 0's time (100 ns over the analysed "
+            "window in 10 launches)");
 }
 
 TEST(Casts, QuietWithoutLowPrecisionCasts) {

@@ -31,26 +31,26 @@ TEST(GroupedConvolutions, FlagsDirectAndDepthwiseKernelsInAMixedPrecisionRun) {
   ASSERT_EQ(findings.size(), 1u);
   const Finding& finding = findings[0];
   EXPECT_EQ(finding.id, "conv.grouped_fallback");
-  EXPECT_EQ(finding.severity, Severity::kCritical) << "30% of kernel time";
-  EXPECT_EQ(finding.verdict,
-            "Grouped/depthwise convolutions on CUDA cores take 30.0% of GPU 0 kernel time "
-            "(300 ns), 41.1% of its convolution time, in a mixed-precision run");
-  ASSERT_EQ(finding.evidence.size(), 5u);
-  EXPECT_EQ(finding.evidence[0].value, "4, 300 ns (30.0% of kernel time)");
-  EXPECT_EQ(finding.evidence[1].value, "cuDNN FP16: 3, 250 ns; ATen FP32: 1, 50 ns");
-  EXPECT_EQ(finding.evidence[2].value, "41.1% of 730 ns");
-  EXPECT_EQ(finding.evidence[3].value, "1, 30 ns") << "xmma depthwise: mentioned, not counted";
+  EXPECT_EQ(finding.severity, Severity::kWarning) << "an estimated 6% to 15% of the step";
+  EXPECT_EQ(Text(finding.verdict),
+            "Grouped/depthwise convolutions on CUDA cores take 30.0% of GPU 0's time (300 ns over the analysed "
+            "window), 41.1% of its convolution time, in a mixed-precision run");
+  EXPECT_EQ(EvidenceText(finding, "grouped/depthwise kernels on CUDA cores"), "4, 300 ns over the analysed window");
+  EXPECT_EQ(EvidenceText(finding, "cuDNN FP16"), "3 kernels, 250 ns");
+  EXPECT_EQ(EvidenceText(finding, "ATen FP32"), "1 kernel, 50 ns");
+  EXPECT_EQ(EvidenceText(finding, "other grouped/depthwise kernels (Tensor Cores or xmma depthwise), not counted"),
+            "1, 30 ns");
   ASSERT_EQ(finding.examples.size(), 3u);
   EXPECT_EQ(finding.examples[0], kGroupedDirectFp16);
-  EXPECT_EQ(finding.time_ns, 300);
+  EXPECT_EQ(finding.saving.low_ns, 60);
+  EXPECT_EQ(finding.saving.ns, 150);
 }
 
-TEST(GroupedConvolutions, SeverityBoundaries) {
-  EXPECT_TRUE(MixedRun(29).empty()) << "under 3% of kernel time";
+TEST(GroupedConvolutions, FiresFromThreePercentOfTheStep) {
+  EXPECT_TRUE(MixedRun(29).empty()) << "under 3% of the step";
   ASSERT_EQ(MixedRun(30).size(), 1u);
   EXPECT_EQ(MixedRun(30)[0].severity, Severity::kWarning);
-  EXPECT_EQ(MixedRun(249)[0].severity, Severity::kWarning);
-  EXPECT_EQ(MixedRun(250)[0].severity, Severity::kCritical);
+  EXPECT_EQ(MixedRun(399)[0].severity, Severity::kWarning) << "at most 20% of the step saved";
 }
 
 TEST(GroupedConvolutions, QuietInAnFp32Run) {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/analyzers/synthetic_run.h"
+
 #include "src/model/model_builder.h"
 #include "tests/testing/record_builder.h"
 
@@ -21,7 +23,7 @@ constexpr const char* kConvolution =
 // One convolution step: input to NHWC, the convolution, output back to NCHW.
 std::vector<Finding> Analyze(base::DurationNs conversion_ns, base::DurationNs convolution_ns, int steps = 10) {
   model::ModelBuilder builder;
-  testing::RecordBuilder b(builder);
+  ampprof::testing::RecordBuilder b(builder);
   base::TimeNs t = 0;
   for (int i = 0; i < steps; ++i) {
     if (conversion_ns > 0) b.Kernel(kToNhwc, t, t + conversion_ns / 2);
@@ -32,8 +34,7 @@ std::vector<Finding> Analyze(base::DurationNs conversion_ns, base::DurationNs co
     t += conversion_ns / 2 + 1;
   }
   const model::TraceModel model = std::move(builder).Build();
-  const std::vector<KernelClass> classes = ClassifySignatures(model);
-  return AnalyzeLayout(AnalysisInput{model, classes});
+  return AnalyzeLayout(AnalysisInput(model));
 }
 
 TEST(LayoutAnalyzer, FlagsConversionsAroundConvolutions) {
@@ -41,18 +42,19 @@ TEST(LayoutAnalyzer, FlagsConversionsAroundConvolutions) {
   ASSERT_EQ(findings.size(), 1u);
   const Finding& finding = findings[0];
   EXPECT_EQ(finding.id, "layout.nchw_nhwc");
-  EXPECT_EQ(finding.severity, Severity::kCritical) << "10% of kernel time";
-  EXPECT_EQ(finding.verdict, "20 NCHW<->NHWC conversion kernels take 10.0% of GPU 0 kernel time (100 us)");
-  EXPECT_EQ(finding.time_ns, 100'000);
+  EXPECT_EQ(finding.severity, Severity::kWarning) << "10% of the step: under the critical bar of 25%";
+  EXPECT_EQ(testing::Text(finding.verdict),
+            "20 NCHW<->NHWC conversion kernels take 10.0% of GPU 0's time (100 us over the analysed window)");
+  EXPECT_EQ(finding.saving.ns, 100'000) << "channels-last removes them all";
+  EXPECT_NEAR(finding.saving.fraction, 0.10, 0.001);
   ASSERT_EQ(finding.examples.size(), 2u);
-  ASSERT_EQ(finding.evidence.size(), 3u);
-  EXPECT_EQ(finding.evidence[1].value, "10, 900 us in all");
+  EXPECT_EQ(testing::EvidenceText(finding, "convolution kernels they serve"), "10, 900 us over the analysed window");
 }
 
-TEST(LayoutAnalyzer, WarnsBelowATenth) {
-  const std::vector<Finding> findings = Analyze(3'000, 97'000);
+TEST(LayoutAnalyzer, CriticalFromAQuarterOfTheStep) {
+  const std::vector<Finding> findings = Analyze(30'000, 70'000);
   ASSERT_EQ(findings.size(), 1u);
-  EXPECT_EQ(findings[0].severity, Severity::kWarning);
+  EXPECT_EQ(findings[0].severity, Severity::kCritical);
 }
 
 TEST(LayoutAnalyzer, StaysQuietBelowOnePercentOrWithoutConversions) {

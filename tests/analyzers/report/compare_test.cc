@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <string>
 #include <utility>
@@ -114,8 +115,11 @@ RunProfile Profile(const Loop& loop) {
   RecordBuilder b(builder);
   LoopBuilder(b).Build(loop);
   const model::TraceModel model = std::move(builder).Build();
-  const std::vector<KernelClass> classes = ClassifySignatures(model);
-  return ProfileRun(AnalysisInput{model, classes});
+  return ProfileRun(AnalysisInput(model));
+}
+
+ComparisonResult Compare(const RunProfile& baseline, const RunProfile& candidate) {
+  return analyzers::Compare(baseline, candidate, "");
 }
 
 Loop Fp32() { return Loop{}; }
@@ -133,15 +137,24 @@ const ComparisonRow* FindRow(const Comparison& comparison, std::string_view labe
   return nullptr;
 }
 
+using analyzers::testing::Text;
+
 bool HasNote(const Comparison& comparison, std::string_view text) {
   return std::any_of(comparison.notes.begin(), comparison.notes.end(),
-                     [&](const std::string& note) { return note.find(text) != std::string::npos; });
+                     [&](const Statement& note) { return Text(note).find(text) != std::string::npos; });
 }
 
 std::string Notes(const Comparison& comparison) {
   std::string all;
-  for (const std::string& note : comparison.notes) all += note + "\n";
+  for (const Statement& note : comparison.notes) all += Text(note) + "\n";
   return all;
+}
+
+const Evidence* FindEvidence(const Finding& finding, std::string_view label) {
+  for (const Evidence& evidence : finding.evidence) {
+    if (evidence.label == label) return &evidence;
+  }
+  return nullptr;
 }
 
 TEST(CompareTest, AmpFasterGivesTheSpeedupAndNoFinding) {
@@ -182,16 +195,13 @@ TEST(CompareTest, StepsAreTimedOnTheGpuWhenTheHostRunsAhead) {
   Loop fp32 = Fp32();
   fp32.sync_per_step = false;
   const RunProfile baseline = Profile(fp32);
-  EXPECT_EQ(baseline.range_median_step_ns, 17 * 10'000);
-  // The GPU runs the steps back to back: 8 x (200 + 5) us + 30 us.
+  // The ranges take 170 us (the launches); the GPU runs the steps back to back: 8 x (200 + 5) us + 30 us,
+  // and each step's period starts when the GPU is free for it (step_account.h).
   EXPECT_EQ(baseline.median_step_ns, 1'670'000);
   const ComparisonResult result = Compare(baseline, Profile(Amp()));
   EXPECT_EQ(result.comparison.baseline.time_ns, 1'670'000);
   EXPECT_GT(result.comparison.speedup, 2.0);
   EXPECT_FALSE(result.finding.has_value());
-  EXPECT_TRUE(HasNote(result.comparison, "the FP32 trace's step ranges take 170 us (median) but its GPU needs 1.67 ms "
-                                         "per step: the host queues work ahead of the GPU"))
-      << Notes(result.comparison);
 }
 
 TEST(CompareTest, RowsAreRankedByAbsoluteChangeAndAddUpToTheGpuTimePerStep) {
@@ -206,7 +216,7 @@ TEST(CompareTest, RowsAreRankedByAbsoluteChangeAndAddUpToTheGpuTimePerStep) {
       baseline_sum += row.baseline_ns;
       candidate_sum += row.candidate_ns;
     }
-    // Each row is rounded to the nanosecond on its own.
+    // The rows are the step account's buckets: they add up to the mean step (each rounded on its own).
     const auto tolerance = static_cast<DurationNs>(c.rows.size());
     EXPECT_NEAR(baseline_sum, c.baseline.gpu_time_ns, tolerance);
     EXPECT_NEAR(candidate_sum, c.candidate.gpu_time_ns, tolerance);
@@ -234,24 +244,22 @@ TEST(CompareTest, LaunchBoundAmpWithMoreKernelsIsSlowerAndIdleTopsTheRows) {
   EXPECT_EQ(c.rows[0].label, "idle: waiting for kernel launches");
   EXPECT_GT(c.rows[0].change_ns(), 0);
   EXPECT_EQ(c.rows[0].explained_by, "gpu.launch_bound");
-  EXPECT_EQ(finding.verdict.rfind("The mixed-precision run is slower than FP32: median step ", 0), 0u)
-      << finding.verdict;
-  EXPECT_NE(finding.verdict.find("most of the cost: idle: waiting for kernel launches +"), std::string::npos)
-      << finding.verdict;
-  EXPECT_NE(finding.verdict.find("(gpu.launch_bound) per step"), std::string::npos) << finding.verdict;
+  const std::string verdict = Text(finding.verdict);
+  EXPECT_EQ(verdict.rfind("The mixed-precision run is slower than FP32: median step ", 0), 0u) << verdict;
+  EXPECT_NE(verdict.find("most of the cost: idle: waiting for kernel launches +"), std::string::npos) << verdict;
+  EXPECT_NE(verdict.find(" per step (gpu.launch_bound)"), std::string::npos) << verdict;
   // FP32: 8 x 2 + 1 kernels per step; AMP: 8 x 3 + 3.
   EXPECT_DOUBLE_EQ(c.baseline.kernels_per_unit, 17.0);
   EXPECT_DOUBLE_EQ(c.candidate.kernels_per_unit, 27.0);
-  ASSERT_GE(finding.evidence.size(), 4u);
-  EXPECT_EQ(finding.evidence[0].label, "compared");
-  EXPECT_EQ(finding.evidence[1].label, "step time");
-  EXPECT_EQ(finding.evidence[2].label, "GPU time per step");
-  EXPECT_NE(finding.evidence[2].value.find("17 kernels"), std::string::npos) << finding.evidence[2].value;
-  EXPECT_EQ(finding.evidence[3].label, "costs more with AMP per step");
-  EXPECT_EQ(finding.evidence[3].value.rfind("idle: waiting for kernel launches +", 0), 0u) << finding.evidence[3].value;
-  // What is at stake: the step time lost, over the AMP run's measured steps.
-  EXPECT_EQ(finding.time_ns,
-            (c.candidate.time_ns - c.baseline.time_ns) * static_cast<DurationNs>(c.candidate.steps));
+  ASSERT_NE(FindEvidence(finding, "compared"), nullptr);
+  const Evidence* gpu_time = FindEvidence(finding, "GPU time per step");
+  ASSERT_NE(gpu_time, nullptr);
+  EXPECT_NE(Text(gpu_time->value).find("17.0 kernels"), std::string::npos) << Text(gpu_time->value);
+  const Evidence* cost = FindEvidence(finding, "costs more with AMP: idle: waiting for kernel launches");
+  ASSERT_NE(cost, nullptr);
+  EXPECT_EQ(Text(cost->value).rfind("+", 0), 0u) << Text(cost->value);
+  // The saving: the step time AMP loses against FP32.
+  EXPECT_EQ(finding.saving.ns, c.candidate.time_ns - c.baseline.time_ns);
 }
 
 TEST(CompareTest, GemmsOnTensorCoresPaidForInCasts) {
@@ -271,17 +279,12 @@ TEST(CompareTest, GemmsOnTensorCoresPaidForInCasts) {
   EXPECT_EQ(c.rows[1].explained_by, "amp.cast_overhead");
   EXPECT_EQ(c.rows[2].label, "GEMM on Tensor Cores");
   EXPECT_EQ(c.rows[2].explained_by, "");
-  EXPECT_NE(result.finding->verdict.find("most of the cost: cast +1.36 ms (amp.cast_overhead) per step"),
+  EXPECT_NE(Text(result.finding->verdict).find("most of the cost: cast +1.36 ms per step (amp.cast_overhead)"),
             std::string::npos)
-      << result.finding->verdict;
-  bool savings = false;
-  for (const Evidence& evidence : result.finding->evidence) {
-    if (evidence.label == "saves with AMP per step") {
-      savings = true;
-      EXPECT_EQ(evidence.value.rfind("GEMM on CUDA cores -1.60 ms", 0), 0u) << evidence.value;
-    }
-  }
-  EXPECT_TRUE(savings);
+      << Text(result.finding->verdict);
+  const Evidence* savings = FindEvidence(*result.finding, "saves with AMP: GEMM on CUDA cores");
+  ASSERT_NE(savings, nullptr);
+  EXPECT_EQ(Text(savings->value), "-1.60 ms per step");
 }
 
 TEST(CompareTest, WithinNoiseIsNoSpeedup) {
@@ -294,44 +297,39 @@ TEST(CompareTest, WithinNoiseIsNoSpeedup) {
   EXPECT_GE(result.comparison.speedup, 1.0);
   EXPECT_LT(result.comparison.speedup, kMinUsefulSpeedup);
   ASSERT_TRUE(result.finding.has_value());
-  EXPECT_EQ(result.finding->verdict.rfind("Mixed precision brought no measurable speed-up: ", 0), 0u)
-      << result.finding->verdict;
-  EXPECT_NE(result.finding->verdict.find("(below 1.05x)"), std::string::npos) << result.finding->verdict;
+  EXPECT_EQ(Text(result.finding->verdict).rfind("Mixed precision brought no measurable speed-up: ", 0), 0u)
+      << Text(result.finding->verdict);
+  EXPECT_NE(Text(result.finding->verdict).find("(below 1.05x)"), std::string::npos) << Text(result.finding->verdict);
 }
 
-TEST(CompareTest, AnAmpTraceAgainstItselfIsNoSpeedupAndNoFp32Baseline) {
+TEST(CompareTest, TwoMixedPrecisionRunsStateNoSpeedup) {
   const RunProfile amp = Profile(Amp());
   const ComparisonResult result = Compare(amp, amp);
   EXPECT_DOUBLE_EQ(result.comparison.speedup, 1.0);
-  ASSERT_TRUE(result.finding.has_value());
-  EXPECT_EQ(result.finding->verdict.rfind("Mixed precision brought no measurable speed-up: median step", 0), 0u)
-      << result.finding->verdict;
+  EXPECT_EQ(result.comparison.pair, RunPair::kBothMixed);
+  EXPECT_FALSE(result.finding.has_value()) << "no FP32 run: nothing can be slower than FP32";
   EXPECT_TRUE(HasNote(result.comparison, "it is not an FP32 baseline")) << Notes(result.comparison);
   EXPECT_FALSE(HasNote(result.comparison, "wrong way round")) << Notes(result.comparison);
   for (const ComparisonRow& row : result.comparison.rows) EXPECT_EQ(row.change_ns(), 0) << row.label;
-  EXPECT_EQ(result.finding->time_ns, 0);
 }
 
-TEST(CompareTest, AnFp32TraceAgainstItselfSaysAutocastIsNotActive) {
+TEST(CompareTest, TwoFp32RunsStateNoSpeedup) {
   const RunProfile fp32 = Profile(Fp32());
   const ComparisonResult result = Compare(fp32, fp32);
   EXPECT_DOUBLE_EQ(result.comparison.speedup, 1.0);
-  ASSERT_TRUE(result.finding.has_value());
-  EXPECT_EQ(result.finding->verdict.rfind("The AMP run shows no FP16/BF16 kernels: autocast is not active (", 0), 0u)
-      << result.finding->verdict;
-  EXPECT_TRUE(HasNote(result.comparison, "the AMP run shows no FP16/BF16 kernels: autocast is not active"))
-      << Notes(result.comparison);
+  EXPECT_EQ(result.comparison.pair, RunPair::kBothFp32);
+  EXPECT_FALSE(result.finding.has_value());
+  EXPECT_TRUE(HasNote(result.comparison, "both runs are FP32")) << Notes(result.comparison);
 }
 
-TEST(CompareTest, TracesTheWrongWayRound) {
+TEST(CompareTest, TracesTheWrongWayRoundAreComparedTheRightWay) {
   const ComparisonResult result = Compare(Profile(Amp()), Profile(Fp32()));
-  EXPECT_LT(result.comparison.speedup, 1.0);
-  ASSERT_TRUE(result.finding.has_value());
-  EXPECT_EQ(result.finding->verdict.rfind("The AMP run shows no FP16/BF16 kernels", 0), 0u) << result.finding->verdict;
-  EXPECT_TRUE(HasNote(result.comparison, "were the traces given the wrong way round?")) << Notes(result.comparison);
-  // The notes travel with the finding.
-  EXPECT_TRUE(std::any_of(result.finding->evidence.begin(), result.finding->evidence.end(),
-                          [](const Evidence& e) { return e.label == "note"; }));
+  EXPECT_EQ(result.comparison.pair, RunPair::kSwapped);
+  EXPECT_GT(result.comparison.speedup, 2.0) << "FP32 against AMP, as meant";
+  EXPECT_FALSE(result.comparison.baseline.reduced_precision);
+  EXPECT_TRUE(result.comparison.candidate.reduced_precision);
+  EXPECT_FALSE(result.finding.has_value());
+  EXPECT_TRUE(HasNote(result.comparison, "given the wrong way round")) << Notes(result.comparison);
 }
 
 TEST(CompareTest, AmpWithoutHalfGemmsDoesNotCoverThem) {
@@ -341,14 +339,12 @@ TEST(CompareTest, AmpWithoutHalfGemmsDoesNotCoverThem) {
   LoopBuilder(b).Build(Fp32());
   b.Launch(kCastToHalf, {500'000'000, 500'005'000}, {500'010'000, 500'013'000});
   const model::TraceModel model = std::move(builder).Build();
-  const std::vector<KernelClass> classes = ClassifySignatures(model);
-  const RunProfile candidate = ProfileRun(AnalysisInput{model, classes});
+  const RunProfile candidate = ProfileRun(AnalysisInput(model));
   EXPECT_EQ(candidate.reduced_kernels, 1u);
   EXPECT_EQ(candidate.reduced_matrix_kernels, 0u);
   const ComparisonResult result = Compare(Profile(Fp32()), candidate);
-  ASSERT_TRUE(result.finding.has_value());
-  EXPECT_EQ(result.finding->verdict.rfind("The AMP run's GEMMs and convolutions are not in FP16/BF16", 0), 0u)
-      << result.finding->verdict;
+  EXPECT_EQ(result.comparison.pair, RunPair::kBothFp32);
+  EXPECT_FALSE(result.finding.has_value());
   EXPECT_TRUE(HasNote(result.comparison, "autocast does not cover them")) << Notes(result.comparison);
 }
 
@@ -356,7 +352,7 @@ TEST(CompareTest, DifferentGpusAreNoted) {
   Loop fp32 = Fp32();
   fp32.device = "NVIDIA A100-SXM4-80GB";
   const Comparison c = Compare(Profile(fp32), Profile(Amp())).comparison;
-  EXPECT_TRUE(HasNote(c, "different GPUs: FP32 on NVIDIA A100-SXM4-80GB, AMP on NVIDIA H100 80GB HBM3")) << Notes(c);
+  EXPECT_TRUE(HasNote(c, "different GPUs: NVIDIA A100-SXM4-80GB and NVIDIA H100 80GB HBM3")) << Notes(c);
 }
 
 TEST(CompareTest, WithoutStepsTheWholeRunsAreComparedAndSaidSo) {
@@ -364,7 +360,7 @@ TEST(CompareTest, WithoutStepsTheWholeRunsAreComparedAndSaidSo) {
   fp32.steps = 2;  // too few to be a loop
   fp32.step_ranges = false;
   const RunProfile baseline = Profile(fp32);
-  ASSERT_FALSE(baseline.per_step.has_value());
+  ASSERT_FALSE(baseline.per_step);
   Loop amp = Amp();
   amp.steps = 3;  // a loop, but the FP32 trace has none to set it against
   const ComparisonResult result = Compare(baseline, Profile(amp));
@@ -372,7 +368,8 @@ TEST(CompareTest, WithoutStepsTheWholeRunsAreComparedAndSaidSo) {
   EXPECT_EQ(c.basis, CompareBasis::kWholeRun);
   EXPECT_EQ(c.baseline.steps, 0u);
   EXPECT_GT(c.speedup, 1.5);
-  EXPECT_TRUE(HasNote(c, "the FP32 trace marks no training steps: compared each run's whole GPU span")) << Notes(c);
+  EXPECT_TRUE(HasNote(c, "the FP32 trace marks no training steps: compared each run's whole analysed window"))
+      << Notes(c);
   // Per run: the FP32 run's two steps of eight 200 us GEMMs.
   EXPECT_EQ(FindRow(c, "GEMM on CUDA cores")->baseline_ns, 2 * 8 * 200'000);
 }
@@ -380,27 +377,33 @@ TEST(CompareTest, WithoutStepsTheWholeRunsAreComparedAndSaidSo) {
 TEST(CompareTest, NothingToCompareWithoutKernels) {
   model::ModelBuilder builder;
   const model::TraceModel empty = std::move(builder).Build();
-  const std::vector<KernelClass> classes = ClassifySignatures(empty);
-  const ComparisonResult result = Compare(ProfileRun(AnalysisInput{empty, classes}), Profile(Amp()));
+  const ComparisonResult result = Compare(ProfileRun(AnalysisInput(empty)), Profile(Amp()));
   EXPECT_FALSE(result.finding.has_value());
   EXPECT_EQ(result.comparison.speedup, 0.0);
   EXPECT_TRUE(HasNote(result.comparison, "the FP32 trace has no GPU kernels")) << Notes(result.comparison);
 }
 
 TEST(CompareTest, FindingsExplainCostlierRows) {
-  EXPECT_EQ(FindingForCategory(KernelCategory::kCast, MathUnit::kNotApplicable), "amp.cast_overhead");
-  EXPECT_EQ(FindingForCategory(KernelCategory::kGradScaler, MathUnit::kNotApplicable), "amp.scaler_overhead");
-  EXPECT_EQ(FindingForCategory(KernelCategory::kLayoutTransform, MathUnit::kNotApplicable), "layout.nchw_nhwc");
-  EXPECT_EQ(FindingForCategory(KernelCategory::kGemm, MathUnit::kCudaCore), "tensor_cores.fp32_math");
-  EXPECT_EQ(FindingForCategory(KernelCategory::kConvolution, MathUnit::kTensorCoreTf32), "tensor_cores.fp32_math");
-  EXPECT_EQ(FindingForCategory(KernelCategory::kGemm, MathUnit::kTensorCore), "");
-  EXPECT_EQ(FindingForIdle(GapCause::kHostLaunch), "gpu.launch_bound");
-  EXPECT_EQ(FindingForIdle(GapCause::kHostSync), "gpu.sync_stall");
-  EXPECT_EQ(FindingForIdle(GapCause::kQueued), "");
-  for (const std::string_view id : {"amp.cast_overhead", "amp.scaler_overhead", "layout.nchw_nhwc",
-                                    "tensor_cores.fp32_math", "gpu.launch_bound", "gpu.sync_stall",
-                                    "amp.double_optimizer_step", "amp.slower_than_fp32"}) {
-    EXPECT_NE(FindFinding(id), nullptr) << id;
+  const RunProfile amp = Profile(Amp());
+  std::map<std::string, std::string> finding_of;
+  for (const ProfileBucket& bucket : amp.buckets) {
+    finding_of[bucket.label] = bucket.finding;
+    if (!bucket.finding.empty()) {
+      EXPECT_NE(FindFinding(bucket.finding), nullptr) << bucket.finding;
+    }
+  }
+  EXPECT_EQ(finding_of["cast"], "amp.cast_overhead");
+  EXPECT_EQ(finding_of["GradScaler"], "amp.scaler_overhead");
+  EXPECT_EQ(finding_of["GEMM on Tensor Cores"], "");
+  EXPECT_EQ(finding_of["idle: waiting for kernel launches"], "gpu.launch_bound");
+  EXPECT_EQ(finding_of["idle: refilling the queue after a host sync"], "gpu.sync_stall");
+  EXPECT_EQ(finding_of["idle: host busy with other work (>= 1 ms)"], "gpu.host_bound");
+  EXPECT_EQ(finding_of["exposed communication"], "comm.exposed");
+  const RunProfile fp32 = Profile(Fp32());
+  for (const ProfileBucket& bucket : fp32.buckets) {
+    if (bucket.label == "GEMM on CUDA cores") {
+      EXPECT_EQ(bucket.finding, "tensor_cores.fp32_math");
+    }
   }
 }
 

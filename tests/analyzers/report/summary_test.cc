@@ -9,9 +9,14 @@
 namespace ampprof::analyzers {
 namespace {
 
-using testing::RecordBuilder;
+using ampprof::testing::RecordBuilder;
 
-TEST(Summarize, BusyFractionIsTheKernelUnionOverTheDeviceSpan) {
+TraceSummary Summarize(const model::TraceModel& model) {
+  const AnalysisInput input(model);
+  return analyzers::Summarize(input);
+}
+
+TEST(Summarize, BusyFractionIsTheKernelUnionOverTheAnalysedWindow) {
   model::ModelBuilder builder;
   RecordBuilder b(builder);
   b.Device(0, "NVIDIA H100 80GB HBM3", 9, 0);
@@ -29,8 +34,11 @@ TEST(Summarize, BusyFractionIsTheKernelUnionOverTheDeviceSpan) {
   EXPECT_EQ(device.streams_with_kernels, 2u);
   ASSERT_TRUE(device.span.has_value());
   EXPECT_EQ(*device.span, (base::Interval{10, 110}));
-  EXPECT_EQ(device.busy_ns, 80);  // [10, 80) + [100, 110)
-  EXPECT_DOUBLE_EQ(device.busy_fraction, 0.8);
+  ASSERT_TRUE(device.account.has_value());
+  EXPECT_EQ(device.account->basis, "whole run");
+  EXPECT_EQ(device.account->window, *device.span) << "no steps: the window is the span";
+  EXPECT_EQ(device.account->busy_ns, 80);  // [10, 80) + [100, 110)
+  EXPECT_DOUBLE_EQ(device.account->busy_fraction, 0.8);
   EXPECT_EQ(summary.kernels, 3u);
   EXPECT_EQ(summary.api_calls, 3u);
   EXPECT_EQ(summary.kernel_time_ns, 50 + 10 + 30);
@@ -55,9 +63,12 @@ TEST(Summarize, RanksKernelsByTotalTimeAcrossLaunches) {
 TEST(Summarize, CountsProfilerStepsAndTheirMedian) {
   model::ModelBuilder builder;
   RecordBuilder b(builder);
-  b.Range("ProfilerStep#0", 0, 900, records::RangeCategory::kUserAnnotation);  // warm-up, slow
-  b.Range("ProfilerStep#1", 1000, 1100, records::RangeCategory::kUserAnnotation);
-  b.Range("ProfilerStep#2", 1200, 1310, records::RangeCategory::kUserAnnotation);
+  // Back-to-back steps, each launching one kernel: the steps' periods are their ranges.
+  const base::Interval steps[] = {{0, 900}, {900, 1000}, {1000, 1110}};  // the first: warm-up, slow
+  for (size_t i = 0; i < 3; ++i) {
+    b.Range(fmt::format("ProfilerStep#{}", i), steps[i].start, steps[i].end, records::RangeCategory::kUserAnnotation);
+    b.Launch("gemm", {steps[i].start + 1, steps[i].start + 2}, {steps[i].start + 3, steps[i].start + 9});
+  }
   const model::TraceModel model = std::move(builder).Build();
   const TraceSummary summary = Summarize(model);
   EXPECT_EQ(summary.steps, 3u);
@@ -68,7 +79,7 @@ TEST(Summarize, CountsProfilerStepsAndTheirMedian) {
   EXPECT_EQ(summary.step_times[0].index, 0u);
   EXPECT_EQ(summary.step_times[0].interval, (base::Interval{0, 900}));
   EXPECT_TRUE(summary.step_times[0].warmup);
-  EXPECT_EQ(summary.step_times[2].interval, (base::Interval{1200, 1310}));
+  EXPECT_EQ(summary.step_times[2].interval, (base::Interval{1000, 1110}));
   EXPECT_FALSE(summary.step_times[2].warmup);
 }
 
@@ -79,16 +90,18 @@ TEST(Summarize, ListsOnlyTheFirstStepsOfALongRun) {
   for (int i = 0; i < steps; ++i) {
     b.Range(fmt::format("ProfilerStep#{}", i), i * 1000, i * 1000 + 500 + i,
             records::RangeCategory::kUserAnnotation);
+    b.Launch("gemm", {i * 1000 + 1, i * 1000 + 2}, {i * 1000 + 3, i * 1000 + 9});
   }
   const model::TraceModel model = std::move(builder).Build();
   const TraceSummary summary = Summarize(model);
   EXPECT_EQ(summary.steps, static_cast<uint32_t>(steps));
   ASSERT_EQ(summary.step_times.size(), kMaxStepTimes);
   EXPECT_EQ(summary.step_times.back().index, kMaxStepTimes - 1);
-  EXPECT_EQ(summary.step_times.back().interval.duration(), 500 + static_cast<int>(kMaxStepTimes) - 1);
+  // A step's period runs to the next step's start: the host's time between ranges is the step's.
+  EXPECT_EQ(summary.step_times.back().interval.duration(), 1000);
 }
 
-TEST(Summarize, SplitsKernelTimeByCategoryAndMathUnit) {
+TEST(Summarize, TheStepAccountSplitsComputeByCategoryUnitAndType) {
   model::ModelBuilder builder;
   RecordBuilder b(builder);
   b.Kernel("volta_sgemm_128x64_nn", 0, 120);                              // GEMM, CUDA cores
@@ -99,13 +112,20 @@ TEST(Summarize, SplitsKernelTimeByCategoryAndMathUnit) {
   b.Kernel("my_kernel", 500, 505);
   const model::TraceModel model = std::move(builder).Build();
   const TraceSummary summary = Summarize(model);
-  ASSERT_EQ(summary.categories.size(), 4u);
-  EXPECT_EQ(summary.categories[0].category, "GEMM on CUDA cores");
-  EXPECT_EQ(summary.categories[0].total_ns, 120);
-  EXPECT_EQ(summary.categories[1].category, "GEMM on Tensor Cores");
-  EXPECT_EQ(summary.categories[1].kernels, 2u);
-  EXPECT_EQ(summary.categories[2].category, "layout transform");
-  EXPECT_EQ(summary.categories[3].category, "unknown");
+  ASSERT_TRUE(summary.devices.at(0).account.has_value());
+  const std::vector<AccountRow>& rows = summary.devices[0].account->rows;
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_EQ(rows[0].label, "GEMM on CUDA cores, FP32");
+  EXPECT_EQ(rows[0].total_ns, 120);
+  EXPECT_EQ(rows[1].label, "GEMM on Tensor Cores, FP16");
+  EXPECT_EQ(rows[1].kernels, 2u);
+  EXPECT_EQ(rows[2].label, "layout transform, FP32");
+  EXPECT_EQ(rows[3].label, "unknown");
+  EXPECT_EQ(rows[4].label, "idle: launch call not recorded");
+  EXPECT_EQ(rows[4].total_ns, 80 + 50 + 50 + 90);
+  base::DurationNs sum = 0;
+  for (const AccountRow& row : rows) sum += row.total_ns;
+  EXPECT_EQ(sum, 505) << "the rows add up to the window";
   EXPECT_EQ(summary.top_kernels[0].kind, "GEMM, CUDA cores, FP32, cuBLAS");
 }
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <numeric>
 #include <string>
 
@@ -20,16 +21,18 @@ using testing::kFp16TensorCoreGemm;
 using testing::kH100;
 using testing::kScaleUpdate;
 
+using testing::Text;
+
 struct Built {
   model::TraceModel model;
-  std::vector<KernelClass> classes;
+  std::unique_ptr<AnalysisInput> input;
   std::optional<Timeline> timeline;
 };
 
 Built Build(model::ModelBuilder&& builder) {
-  Built built{std::move(builder).Build(), {}, std::nullopt};
-  built.classes = ClassifySignatures(built.model);
-  built.timeline = BuildTimeline(AnalysisInput{built.model, built.classes});
+  Built built{std::move(builder).Build(), nullptr, std::nullopt};
+  built.input = std::make_unique<AnalysisInput>(built.model);
+  built.timeline = BuildTimeline(*built.input);
   return built;
 }
 
@@ -62,19 +65,25 @@ TEST(BuildTimeline, ShowsTheMedianStepWithItsLaunchWaits) {
   // Steps launch 2..6 kernels; the median of the measured steps launches 4: the third step.
   EXPECT_EQ(timeline.kernels, 4u);
   EXPECT_EQ(timeline.items.size(), 4u);
-  EXPECT_NE(timeline.window_label.find("step 3 of 5"), std::string::npos) << timeline.window_label;
-  EXPECT_EQ(timeline.window.duration(), 3 * 30'000 + 10'000);
+  EXPECT_EQ(Text(timeline.window_label), "measured step 3 of 5, the median step: 120 us");
+  // The step's period (step_account.h): from the end of the step before's last kernel (the GPU was busy
+  // when this step's range began) to the end of its own last kernel.
+  EXPECT_EQ(timeline.window.duration(), 4 * 30'000);
   ASSERT_EQ(timeline.lanes.size(), 1u);
   EXPECT_EQ(timeline.lanes[0].kernels, 4u);
   ASSERT_EQ(timeline.categories.size(), 1u);
   EXPECT_EQ(timeline.categories[0], "GEMM on Tensor Cores");
-  // Three gaps of 20 us between the four kernels, each waiting for its launch.
-  ASSERT_EQ(timeline.gaps.size(), 3u);
-  for (const IdleGap& gap : timeline.gaps) {
+  // Four gaps of 20 us, before each of the four kernels, each waiting for its launch.
+  ASSERT_EQ(timeline.gaps.size(), 4u);
+  for (const TimelineGap& gap : timeline.gaps) {
     EXPECT_EQ(gap.cause, GapCause::kHostLaunch);
     EXPECT_EQ(gap.interval.duration(), 20'000);
   }
-  EXPECT_EQ(timeline.idle[GapCause::kHostLaunch], 60'000);
+  EXPECT_EQ(timeline.idle[GapCause::kHostLaunch], 80'000);
+  // The same numbers as the step account's for that step.
+  const DeviceAccount& gpu = built.input->account().devices.at(0);
+  EXPECT_EQ(timeline.window, gpu.periods[gpu.MedianStepIndex()]);
+  EXPECT_EQ(timeline.idle[GapCause::kHostLaunch], gpu.per_step[gpu.MedianStepIndex()].idle[GapCause::kHostLaunch]);
   EXPECT_EQ(timeline.resolution_ns, 0) << "nothing to merge";
 }
 
@@ -85,8 +94,8 @@ TEST(BuildTimeline, ShowsTheWholeRunWhenItHasNoStepsAndFewKernels) {
   EXPECT_EQ(timeline->device, "NVIDIA H100 80GB HBM3");
   EXPECT_EQ(timeline->kernels, 50u);
   EXPECT_EQ(timeline->items.size(), 50u);
-  EXPECT_EQ(timeline->window.duration(), 50 * 1'001 - 1);
-  EXPECT_EQ(timeline->window_label, "the whole run: no training loop of 3 or more steps found");
+  EXPECT_EQ(timeline->window.duration(), 50 * 1'000);
+  EXPECT_EQ(Text(timeline->window_label), "the analysed window (no training loop of 3 or more steps): 50.0 us");
 }
 
 TEST(BuildTimeline, TakesAStretchFromTheMiddleOfALongRunWithoutSteps) {
@@ -94,8 +103,8 @@ TEST(BuildTimeline, TakesAStretchFromTheMiddleOfALongRunWithoutSteps) {
   const std::optional<Timeline> timeline = BuildTimeline(run.input());
   ASSERT_TRUE(timeline);
   EXPECT_EQ(timeline->kernels, kMaxTimelineItems);
-  EXPECT_EQ(timeline->window.start, 3'000 * 1'001) << "kernels 3,001 to 7,000 of 10,000";
-  EXPECT_NE(timeline->window_label.find("kernels 3,001 to 7,000 of 10,000"), std::string::npos);
+  EXPECT_EQ(timeline->window.start, 3'000 * 1'000) << "kernels 3,001 to 7,000 of 10,000";
+  EXPECT_NE(Text(timeline->window_label).find("kernels 3,001 to 7,000 of 10,000"), std::string::npos);
 }
 
 TEST(BuildTimeline, MergesTinyKernelsOfALongStepWithinItsBound) {
@@ -118,9 +127,9 @@ TEST(BuildTimeline, MergesTinyKernelsOfALongStepWithinItsBound) {
   for (size_t i = 1; i < timeline->items.size(); ++i) {
     EXPECT_LE(timeline->items[i - 1].interval.start, timeline->items[i].interval.start);
   }
-  // The 1-ns gaps between kernels are far below the resolution: left out, but counted.
+  // The kernels run back to back: no gaps.
   EXPECT_TRUE(timeline->gaps.empty());
-  EXPECT_EQ(timeline->all_gaps, timeline->kernels - 1);
+  EXPECT_EQ(timeline->all_gaps, 0u);
 }
 
 TEST(CoarsenTimeline, MergesToTheRequestedBoundAndKeepsOnlyTheNamesItUses) {

@@ -73,9 +73,11 @@ inline analyzers::Finding ExportTestFinding() {
   finding.id = "gpu.launch_bound";
   finding.severity = analyzers::Severity::kWarning;
   finding.verdict = "GPU 0 is idle 60.1% of the time waiting for the host to launch \"kernels\"";
-  finding.evidence = {{"GPU busy", "39.9% of 336 us"}, {"note", "a second line"}};
+  finding.evidence = {{"GPU busy", analyzers::Statement("{busy} of {window}", {analyzers::Fraction("busy", 0.399),
+                                                                             analyzers::Duration("window", 336'000)})},
+                      {"note", "a second line"}};
   finding.examples = {kTestGemm};
-  finding.time_ns = 200'000;
+  finding.saving = analyzers::Saving::Exact(200'000, 0.601, "the launch waits");
   return finding;
 }
 
@@ -83,8 +85,7 @@ inline analyzers::Finding ExportTestFinding() {
 // finding.
 struct ExportTestTrace {
   model::TraceModel model = BuildExportTestModel();
-  std::vector<analyzers::KernelClass> classes = analyzers::ClassifySignatures(model);
-  analyzers::AnalysisInput analysis{model, classes};
+  analyzers::AnalysisInput analysis{model};
   std::vector<analyzers::Finding> findings = {ExportTestFinding()};
 
   ExportInput input() const { return {model, analysis.steps(), findings, "run \"1\".ampt"}; }

@@ -43,12 +43,12 @@ TEST(RenderHtml, RendersEverySectionOfAComparison) {
   // The verdict every view prints (analyzers/verdict.h), and the finding to start with.
   EXPECT_TRUE(std::regex_search(
       html,
-      std::regex("<p class=\"headline sev-warning\">Mixed precision is 1\\.[0-9]{2}x faster than "
-                 "FP32; [0-9]+ findings \\([^)]*\\): start with gpu\\.launch_bound \\([^)]* at "
-                 "stake\\)\\.</p>")));
+      std::regex("<p class=\"headline sev-critical\">Mixed precision is 1\\.[0-9]{2}x faster than "
+                 "FP32; [0-9]+ findings \\([^)]*\\): start with gpu\\.launch_bound \\(saves [0-9.]+% of "
+                 "the step\\)\\.</p>")));
   EXPECT_TRUE(Has(html,
                   "<p class=\"lead\">Start with <a href=\"#r0-finding-gpu.launch_bound\"><code>"
-                  "gpu.launch_bound</code></a>: GPU 0 is idle "));
+                  "gpu.launch_bound</code></a>: GPU 0 waits for the host "));
   EXPECT_EQ(Occurrences(html, "<div class=\"run\">"), 2u);
   EXPECT_EQ(Occurrences(html, "<div class=\"bar-row\">"), 2u);
   EXPECT_TRUE(Has(html, "title=\"GEMM on CUDA cores: "));
@@ -90,16 +90,23 @@ TEST(RenderHtml, EscapesEverythingFromTheTrace) {
   report.summary.workload = evil;
   report.summary.kernels = 1;
   report.summary.top_kernels.push_back({evil, evil, 1, 1'000, 1.0});
-  report.summary.categories.push_back({evil, 1, 1'000, 1.0});
+  analyzers::DeviceSummary device;
+  device.kernels = 1;
+  analyzers::AccountSummary account;
+  account.window = {0, 1'000};
+  account.rows.push_back({"compute", evil, 1'000, 1'000, 1.0, 1});
+  device.account = account;
+  report.summary.devices.push_back(device);
   analyzers::Finding finding;
   finding.id = "gpu.launch_bound";
-  finding.verdict = evil;
-  finding.evidence.push_back({evil, evil});
+  finding.verdict = analyzers::Statement(evil);
+  finding.evidence.push_back({evil, analyzers::Statement(evil)});
+  finding.fix = evil;
   finding.examples.push_back(evil);
   report.findings.push_back(finding);
   analyzers::Timeline timeline;
   timeline.window = {0, 1'000};
-  timeline.window_label = evil;
+  timeline.window_label = analyzers::Statement(evil);
   timeline.device = evil;
   timeline.lanes.push_back({7, 1});
   timeline.names.push_back(evil);

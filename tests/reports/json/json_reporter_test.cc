@@ -30,20 +30,37 @@ analyzers::Report SampleReport() {
   device.compute_major = 9;
   device.kernels = 1234;
   device.span = base::Interval{1'000, 2'001'000};
-  device.busy_ns = 1'000'000;
-  device.busy_fraction = 0.5;
-  device.idle_by_cause[analyzers::GapCause::kHostLaunch] = 700'000;
+  analyzers::AccountSummary account;
+  account.basis = "measured steps";
+  account.steps = 2;
+  account.window = base::Interval{901'000, 2'001'000};
+  account.median_step_ns = 500'000;
+  account.busy_ns = 400'000;
+  account.busy_fraction = 400'000.0 / 1'100'000.0;
+  account.compute_ns = 400'000;
+  account.idle[analyzers::GapCause::kHostLaunch] = 700'000;
+  account.gaps[analyzers::GapCause::kHostLaunch] = 12;
+  account.rows = {{"compute", "GEMM on Tensor Cores, FP16", 400'000, 200'000, 400'000.0 / 1'100'000.0, 1234},
+                  {"idle:launch_waits", "idle: waiting for kernel launches", 700'000, 350'000, 700'000.0 / 1'100'000.0,
+                   0}};
+  device.account = account;
   report.summary.devices.push_back(device);
+  report.summary.account_basis = "measured steps";
   report.summary.top_kernels.push_back({"sm90_xmma_gemm", "GEMM, Tensor Cores, FP16, cuBLASLt", 1234, 1'000'000, 1.0});
   analyzers::Finding finding;
   finding.id = "gpu.launch_bound";
   finding.severity = analyzers::Severity::kWarning;
-  finding.verdict = "GPU 0 is idle 35.0% of the time waiting for the host to launch kernels";
-  finding.evidence = {{"GPU busy", "50.0% of 2.00 ms"}};
+  finding.device_id = 0;
+  finding.verdict = analyzers::Statement("GPU 0 waits for the host to launch kernels {share} of the step",
+                                         {analyzers::Fraction("share", 700'000.0 / 1'100'000.0)});
+  finding.evidence = {{"GPU busy", analyzers::Statement("{busy} of the time", {analyzers::Fraction("busy", 0.364)})},
+                      {"idle", analyzers::Statement("{idle} in {gaps:gap}", {analyzers::Duration("idle", 700'000),
+                                                                            analyzers::Count("gaps", 12)})}};
   finding.examples = {"void k<4>(int)"};
-  finding.time_ns = 700'000;
+  finding.saving = analyzers::Saving::Exact(350'000, 700'000.0 / 1'100'000.0, "the launch waits");
+  finding.fix = "Give the GPU more work per launch, or launch fewer kernels from Python.";
   report.findings.push_back(finding);
-  report.checks_run = {"idle_gaps", "layout"};
+  report.checks_run = {"gpu.launch_bound", "layout.nchw_nhwc"};
   report.stats.Increment(base::Stat::kJsonTruncated);
   return report;
 }
@@ -80,10 +97,19 @@ TEST(RenderJson, TheContractScriptsRelyOn) {
   const simdjson::dom::element finding = report["findings"].at(0).value();
   EXPECT_EQ(finding["id"].get_string().value(), "gpu.launch_bound");
   EXPECT_EQ(finding["severity"].get_string().value(), "warning");
-  EXPECT_EQ(finding["time_ns"].get_int64().value(), 700'000);
+  EXPECT_EQ(finding["saving_ns"].get_int64().value(), 350'000) << "per measured step";
+  EXPECT_NEAR(finding["saving_fraction"].get_double().value(), 0.636, 0.001);
+  EXPECT_EQ(finding["saving"]["basis"].get_string().value(), "the launch waits");
+  EXPECT_EQ(finding["device_id"].get_int64().value(), 0);
+  EXPECT_EQ(finding["verdict"].get_string().value(), "GPU 0 waits for the host to launch kernels 63.6% of the step");
+  EXPECT_NEAR(finding["verdict_values"]["share"].get_double().value(), 0.636, 0.001)
+      << "the numbers of the sentence, for scripts";
   EXPECT_EQ(finding["title"].get_string().value(), "GPU idles between kernels: the host cannot launch work fast enough");
   EXPECT_EQ(finding["fix"].get_string().value(), "Give the GPU more work per launch, or launch fewer kernels from Python.");
-  EXPECT_EQ(finding["evidence"].at(0)["value"].get_string().value(), "50.0% of 2.00 ms");
+  EXPECT_EQ(finding["evidence"].at(0)["value"].get_string().value(), "36.4% of the time");
+  EXPECT_EQ(finding["evidence"].at(1)["value"].get_string().value(), "700 us in 12 gaps");
+  EXPECT_EQ(finding["evidence"].at(1)["value_values"]["idle"].get_int64().value(), 700'000);
+  EXPECT_EQ(finding["evidence"].at(1)["value_values"]["gaps"].get_int64().value(), 12);
   EXPECT_EQ(finding["examples"].at(0).get_string().value(), "void k<4>(int)");
   EXPECT_EQ(report["verdict"]["worst_severity"].get_string().value(), "warning");
   EXPECT_EQ(report["verdict"]["warning"].get_uint64().value(), 1u);
@@ -121,10 +147,16 @@ TEST(RenderJson, TimesAreIntegerNanosecondsAndSharesDoubles) {
   EXPECT_EQ(summary["gpu_span"]["duration_ns"].type().value(), simdjson::dom::element_type::INT64);
   EXPECT_EQ(summary["gpu_span"]["duration_ns"].get_int64().value(), 2'000'000);
   const simdjson::dom::element device = summary["devices"].at(0).value();
-  EXPECT_EQ(device["busy_fraction"].type().value(), simdjson::dom::element_type::DOUBLE);
-  EXPECT_DOUBLE_EQ(device["busy_fraction"].get_double().value(), 0.5);
+  const simdjson::dom::element account = device["account"].value();
+  EXPECT_EQ(account["busy_fraction"].type().value(), simdjson::dom::element_type::DOUBLE);
+  EXPECT_NEAR(account["busy_fraction"].get_double().value(), 0.364, 0.001);
+  EXPECT_EQ(account["window"]["duration_ns"].get_int64().value(), 1'100'000);
   EXPECT_EQ(summary["top_kernels"].at(0)["share_of_kernel_time"].type().value(), simdjson::dom::element_type::DOUBLE);
-  EXPECT_EQ(device["idle_ns"]["host_launch"].get_int64().value(), 700'000);
+  EXPECT_EQ(account["idle_ns"]["launch_waits"].get_int64().value(), 700'000);
+  EXPECT_EQ(account["gaps"]["launch_waits"].get_int64().value(), 12);
+  EXPECT_EQ(account["rows"].at(0)["label"].get_string().value(), "GEMM on Tensor Cores, FP16");
+  EXPECT_EQ(account["rows"].at(0)["per_step_ns"].get_int64().value(), 200'000);
+  EXPECT_EQ(summary["account_basis"].get_string().value(), "measured steps");
   EXPECT_EQ(device["compute_capability"].get_string().value(), "9.0");
   EXPECT_TRUE(device["sm_count"].is_null()) << "not recorded is null, not 0";
   EXPECT_TRUE(device["peak_allocated_bytes"].is_null());

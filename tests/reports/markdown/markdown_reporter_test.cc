@@ -19,20 +19,28 @@ analyzers::Report SampleReport() {
   device.name = "NVIDIA H100 80GB HBM3";
   device.kernels = 1234;
   device.span = base::Interval{0, 2'000'000};
-  device.busy_fraction = 0.5;
+  analyzers::AccountSummary account;
+  account.basis = "measured steps";
+  account.window = base::Interval{0, 2'000'000};
+  account.busy_fraction = 0.5;
+  device.account = account;
   report.summary.devices.push_back(device);
+  report.summary.kernels = 1234;
+  report.summary.account_basis = "measured steps";
   report.summary.steps = 40;
   report.summary.step_source = "ProfilerStep ranges";
   report.summary.median_step_ns = 818'000;
   analyzers::Finding finding;
   finding.id = "layout.nchw_nhwc";
   finding.severity = analyzers::Severity::kWarning;
-  finding.verdict = "12 NCHW<->NHWC conversion kernels take 2.6% of GPU kernel time";
-  finding.evidence = {{"their time", "277 us (2.6%)"}};
+  finding.verdict = analyzers::Statement("{kernels:NCHW<->NHWC conversion kernel} take {share} of the step",
+                                         {analyzers::Count("kernels", 12), analyzers::Fraction("share", 0.026)});
+  finding.evidence = {{"their time", analyzers::Statement("{time} per step", {analyzers::Duration("time", 277'000)})}};
   finding.examples = {"void cudnn::ops::nchwToNhwcKernel<__half>(int)"};
-  finding.time_ns = 277'000;
+  finding.saving = analyzers::Saving::Exact(6'900, 0.026, "the conversion kernels' time");
+  finding.fix = "Convert the model and its inputs to channels-last once, before training.";
   report.findings.push_back(finding);
-  report.checks_run = {"layout"};
+  report.checks_run = {"layout.nchw_nhwc"};
   return report;
 }
 
@@ -47,15 +55,16 @@ TEST(RenderMarkdown, HeadingVerdictContextAndAFindingsTableWithTheFix) {
   EXPECT_EQ(md.substr(0, md.find("<details>")),
             "### ampprof: pid 77\n"
             "\n"
-            "**1 finding (1 warning): start with layout.nchw\\_nhwc (277 us at stake)**\n"
+            "**1 finding (1 warning): start with layout.nchw\\_nhwc (saves 2.6% of the step)**\n"
             "\n"
             "`runs/amp\\|1.ampt` (ampprof trace, format 1.0) · python train.py · GPU 0: NVIDIA H100 80GB HBM3, "
             "busy 50.0% · 40 steps from ProfilerStep ranges, median 818 us · data quality: no records lost or "
             "repaired\n"
             "\n"
-            "| severity | finding | what ampprof measured | fix |\n"
-            "|---|---|---|---|\n"
-            "| warning | `layout.nchw_nhwc` | 12 NCHW\\<-\\>NHWC conversion kernels take 2.6% of GPU kernel time "
+            "| severity | finding | what ampprof measured | saves | fix |\n"
+            "|---|---|---|---|---|\n"
+            "| warning | `layout.nchw_nhwc` | 12 NCHW\\<-\\>NHWC conversion kernels take 2.6% of the step "
+            "| 2.6% of the step, 6.90 us per step "
             "| Convert the model and its inputs to channels-last once, before training. |\n"
             "\n");
 }
@@ -89,8 +98,9 @@ TEST(RenderMarkdown, EvidenceFoldedAway) {
   const std::string md = Render({SampleReport()});
   EXPECT_NE(md.find("<details><summary>Evidence</summary>\n\n"
                     "`layout.nchw_nhwc`\n\n"
-                    "- their time: 277 us (2.6%)\n"
+                    "- their time: 277 us per step\n"
                     "- e.g. `void cudnn::ops::nchwToNhwcKernel<__half>(int)`\n"
+                    "- the saving: the conversion kernels' time\n"
                     "- how to fix it: `ampprof explain layout.nchw_nhwc`\n\n"
                     "</details>\n"),
             std::string::npos)

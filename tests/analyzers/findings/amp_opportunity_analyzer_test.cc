@@ -1,0 +1,95 @@
+#include "analyzers/findings/amp_opportunity_analyzer.h"
+
+#include <gtest/gtest.h>
+
+#include "analyzers/facts/throughput.h"
+#include "tests/analyzers/synthetic_run.h"
+
+namespace ampprof::analyzers {
+namespace {
+
+using namespace testing;  // NOLINT: the synthetic kernel names
+
+std::vector<Finding> Analyze(std::initializer_list<Launches> launches, std::initializer_list<Gpu> gpus) {
+  return AnalyzeAmpOpportunity(BuildRun(launches, gpus).input());
+}
+
+TEST(AmpOpportunity, PricesFp32GemmsOnAnAmpereGpu) {
+  // 600 ns of FP32 SIMT GEMMs in 1,000: on an A100's FP16 Tensor Cores 2x (realistic) to 16x (312 / 19.5
+  // TFLOPS) faster.
+  const std::vector<Finding> findings = Analyze({{kFp32SimtGemm, 300, 2}, {kFill, 400}}, {kA100});
+  ASSERT_EQ(findings.size(), 1u);
+  const Finding& finding = findings[0];
+  EXPECT_EQ(finding.id, "amp.opportunity");
+  EXPECT_EQ(finding.severity, Severity::kCritical) << "the realistic end alone is 30% of the step";
+  EXPECT_EQ(finding.saving.low_ns, 300);
+  EXPECT_EQ(finding.saving.ns, 563);
+  EXPECT_EQ(Text(finding.verdict),
+            "An FP32 run: 60.0% of GPU 0's time is FP32/TF32 GEMMs and convolutions that autocast would move to "
+            "FP16/BF16 Tensor Cores, saving about 30.0% to 56.3% of the step");
+  EXPECT_EQ(EvidenceText(finding, "FP32 on CUDA cores"),
+            "600 ns over the analysed window in 2 GEMM/convolution kernels (60.0%)");
+  EXPECT_EQ(EvidenceText(finding, "speed-up of those kernels"),
+            "from FP32 CUDA cores 2.00x (realistic) to 16.00x (peak); dense peaks of the A100 SXM4 "
+            "(docs/throughput.md)");
+  // Ampere: BF16 without a scaler, and TF32 as the one-line first step.
+  EXPECT_NE(finding.fix_code.find("torch.bfloat16"), std::string::npos);
+  EXPECT_NE(finding.fix_code.find("allow_tf32 = True"), std::string::npos);
+  EXPECT_EQ(finding.fix_code.find("GradScaler"), std::string::npos);
+}
+
+TEST(AmpOpportunity, AVoltaRunGetsFp16WithAGradScaler) {
+  const std::vector<Finding> findings = Analyze({{kFp32SimtConvolution, 500}, {kFill, 500}}, {kV100});
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].severity, Severity::kCritical);
+  EXPECT_NE(findings[0].fix_code.find("torch.float16"), std::string::npos);
+  EXPECT_NE(findings[0].fix_code.find("GradScaler"), std::string::npos);
+  EXPECT_EQ(findings[0].fix_code.find("allow_tf32"), std::string::npos) << "Volta has no TF32";
+}
+
+TEST(AmpOpportunity, Tf32KernelsGainTheTf32Ratio) {
+  // TF32 to FP16 on an A100: 2x at the peak, 1.5x realistic.
+  const std::vector<Finding> findings = Analyze({{kTf32Convolution, 600}, {kFill, 400}}, {kA100});
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].saving.low_ns, 200);
+  EXPECT_EQ(findings[0].saving.ns, 300);
+  EXPECT_EQ(EvidenceText(findings[0], "TF32 on Tensor Cores"),
+            "600 ns over the analysed window in 1 GEMM/convolution kernel (60.0%)");
+}
+
+TEST(AmpOpportunity, QuietWhenTheRunIsAlreadyMixedPrecisionOrTheGainIsSmall) {
+  EXPECT_TRUE(Analyze({{kFp16TensorCoreGemm, 500}, {kFp32SimtGemm, 500}}, {kH100}).empty())
+      << "a mixed-precision run: tensor_cores.fp32_math's";
+  EXPECT_TRUE(Analyze({{kFp32SimtGemm, 500}, {kScaleUpdate, 5}, {kFill, 495}}, {kV100}).empty())
+      << "GradScaler ran: AMP was tried";
+  EXPECT_TRUE(Analyze({{kFp32SimtGemm, 98}, {kFill, 902}}, {kA100}).empty()) << "under 5% of the step at 2x";
+  EXPECT_EQ(Analyze({{kFp32SimtGemm, 100}, {kFill, 900}}, {kA100}).size(), 1u);
+}
+
+TEST(AmpOpportunity, QuietWithoutTensorCoresOrAnArchitecture) {
+  EXPECT_TRUE(Analyze({{kFp32SimtGemm, 900}, {kFill, 100}}, {kGp100}).empty()) << "tensor_cores.unavailable's";
+  EXPECT_TRUE(Analyze({{kFp32SimtGemm, 900}, {kFill, 100}}, {}).empty()) << "the GPU is not described";
+}
+
+TEST(Throughput, RatiosComeFromTheTable) {
+  const std::optional<SpeedupRange> h100 = ExpectedSpeedup(9, 0, MatrixPath::kFp32CudaCores);
+  ASSERT_TRUE(h100.has_value());
+  EXPECT_NEAR(h100->peak, 989.5 / 67.0, 1e-9);
+  EXPECT_EQ(h100->realistic, 2.0);
+  EXPECT_FALSE(ExpectedSpeedup(7, 0, MatrixPath::kTf32TensorCores).has_value()) << "no TF32 on Volta";
+  EXPECT_FALSE(ExpectedSpeedup(6, 1, MatrixPath::kFp32CudaCores).has_value()) << "no Tensor Cores on Pascal";
+  // A GeForce part runs FP16 with FP32 accumulation at half the data-centre rate.
+  EXPECT_TRUE(IsConsumerPart("NVIDIA GeForce RTX 2080 Ti"));
+  EXPECT_FALSE(IsConsumerPart("Tesla T4"));
+  const std::optional<SpeedupRange> geforce = ExpectedSpeedup(7, 5, MatrixPath::kFp32CudaCores, /*consumer=*/true);
+  ASSERT_TRUE(geforce.has_value());
+  EXPECT_NEAR(geforce->peak, 32.5 / 8.1, 1e-9);
+  // A GPU the table lacks gets its lowest ratios: never a promise bigger than the table's smallest.
+  const std::optional<SpeedupRange> unknown = ExpectedSpeedup(12, 0, MatrixPath::kFp32CudaCores);
+  ASSERT_TRUE(unknown.has_value());
+  EXPECT_FALSE(unknown->known_part);
+  EXPECT_NEAR(unknown->peak, 121.0 / 30.3, 1e-9) << "L4";
+}
+
+}  // namespace
+}  // namespace ampprof::analyzers
