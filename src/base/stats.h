@@ -96,7 +96,20 @@ enum class StatSeverity : uint8_t { kInfo, kDataLoss, kError };
   X(kCuptiUnstoredRecords, "cupti_unstored_records", kInfo,                                               \
     "CUPTI records that ampprof's records have no place for yet (external correlation ids, NVTX "         \
     "payloads and colours, NVTX sync markers, names of processes, devices, contexts and streams), "       \
-    "skipped")
+    "skipped")                                                                                            \
+  /* The importers' checks on damaged or hostile input (docs/reliability.md). */                          \
+  X(kStringsTruncated, "strings_truncated", kInfo,                                                        \
+    "names and other strings longer than 64 KiB (records::kMaxStringBytes), cut to that length and "     \
+    "marked with \"[...]\"")                                                                              \
+  X(kAmptChunksMissing, "ampt_chunks_missing", kDataLoss,                                                 \
+    "chunks missing from an .ampt file, found by a gap in the records chunks' sequence numbers (format "  \
+    "1.1) or in the string tables' ids; their records are lost")                                          \
+  X(kAmptChunksDuplicated, "ampt_chunks_duplicated", kDataLoss,                                           \
+    "chunks found twice in an .ampt file (the same sequence number and contents, or a string table "     \
+    "already read); the copies were skipped, so no record is counted twice")                             \
+  X(kAmptChunksUnsequenced, "ampt_chunks_unsequenced", kInfo,                                             \
+    "records chunks of an .ampt file of format 1.0, which carry no sequence number: a duplicated or "    \
+    "missing chunk in such a file cannot be detected")
 
 enum class Stat : uint16_t {
 #define AMPPROF_STAT_ENUM(enumerator, name, severity, description) enumerator,
