@@ -109,7 +109,14 @@ enum class StatSeverity : uint8_t { kInfo, kDataLoss, kError };
     "already read); the copies were skipped, so no record is counted twice")                             \
   X(kAmptChunksUnsequenced, "ampt_chunks_unsequenced", kInfo,                                             \
     "records chunks of an .ampt file of format 1.0, which carry no sequence number: a duplicated or "    \
-    "missing chunk in such a file cannot be detected")
+    "missing chunk in such a file cannot be detected")                                                    \
+  X(kNsysInvalidRows, "nsys_invalid_rows", kError,                                                        \
+    "rows of an Nsight Systems export with a value of the wrong type (text, a real or a blob where an "  \
+    "integer belongs, a blob where text belongs) or without a value the record needs (start, end, a "    \
+    "name id), skipped")                                                                                  \
+  X(kNsysMissingStrings, "nsys_missing_strings", kError,                                                  \
+    "references to a string id that the export's StringIds table does not hold; the name reads "        \
+    "\"<string id N missing>\"")
 
 enum class Stat : uint16_t {
 #define AMPPROF_STAT_ENUM(enumerator, name, severity, description) enumerator,
