@@ -101,6 +101,9 @@ enum class StatSeverity : uint8_t { kInfo, kDataLoss, kError };
   X(kStringsTruncated, "strings_truncated", kInfo,                                                        \
     "names and other strings longer than 64 KiB (records::kMaxStringBytes), cut to that length and "     \
     "marked with \"[...]\"")                                                                              \
+  X(kJsonOversizedValues, "json_oversized_values", kDataLoss,                                             \
+    "trace events or top-level members larger than 2 MiB (kineto::JsonEventStream::kMaxValueBytes), "     \
+    "skipped without being read into memory")                                                             \
   X(kAmptChunksMissing, "ampt_chunks_missing", kDataLoss,                                                 \
     "chunks missing from an .ampt file, found by a gap in the records chunks' sequence numbers (format "  \
     "1.1) or in the string tables' ids; their records are lost")                                          \
@@ -116,7 +119,11 @@ enum class StatSeverity : uint8_t { kInfo, kDataLoss, kError };
     "name id), skipped")                                                                                  \
   X(kNsysMissingStrings, "nsys_missing_strings", kError,                                                  \
     "references to a string id that the export's StringIds table does not hold; the name reads "        \
-    "\"<string id N missing>\"")
+    "\"<string id N missing>\"")                                                                          \
+  X(kCorrelationAmbiguousProcess, "correlation_ambiguous_process", kError,                                \
+    "GPU records of a PyTorch profiler trace holding several processes whose correlation id more than "  \
+    "one of them used, and that were not written beside their launch; attributed to the process their "  \
+    "device's other records went to, else to the first")
 
 enum class Stat : uint16_t {
 #define AMPPROF_STAT_ENUM(enumerator, name, severity, description) enumerator,
