@@ -90,19 +90,17 @@ std::string DescribeKernel(const KernelClass& k) {
 }
 
 std::vector<CategoryTimeSummary> TimeByCategory(const TraceModel& model, base::DurationNs kernel_time_ns) {
-  std::vector<int64_t> slot_of_name(model.strings().size(), -1);
-  std::vector<std::string> label_of_slot;
+  // Each distinct name is classified once and points at its category's entry (map nodes do not move):
+  // a trace of a million distinct names keeps a pointer for each, not a copy of its label.
+  std::vector<CategoryTimeSummary*> entry_of_name(model.strings().size(), nullptr);
   std::map<std::string, CategoryTimeSummary> by_label;
   const model::KernelTable& kernels = model.kernels();
   for (uint32_t i = 0; i < kernels.size(); ++i) {
     const KernelRow row(i);
     const base::StringId name = model.signature(kernels.signature[row]).name;
-    int64_t& slot = slot_of_name[name.value];
-    if (slot < 0) {  // classify each distinct name once
-      slot = static_cast<int64_t>(label_of_slot.size());
-      label_of_slot.push_back(CategoryLabel(ClassifyKernel(model.Text(name))));
-    }
-    CategoryTimeSummary& entry = by_label[label_of_slot[static_cast<size_t>(slot)]];
+    CategoryTimeSummary*& slot = entry_of_name[name.value];
+    if (slot == nullptr) slot = &by_label[CategoryLabel(ClassifyKernel(model.Text(name)))];
+    CategoryTimeSummary& entry = *slot;
     ++entry.kernels;
     entry.total_ns = base::SaturatingAdd(entry.total_ns, kernels.duration(row));
   }
@@ -123,7 +121,14 @@ std::vector<CategoryTimeSummary> TimeByCategory(const TraceModel& model, base::D
 std::vector<KernelTimeSummary> TopKernelsByTime(const TraceModel& model,
                                                 base::DurationNs kernel_time_ns) {
   // Group by name (not signature): launches of one kernel with different grids are the same kernel.
-  std::vector<KernelTimeSummary> by_name;
+  // Totals are kept by name id, and only the top kernels' names are copied: with a million distinct
+  // names, copies of all of them were some 400 MB.
+  struct Total {
+    base::StringId name;
+    uint64_t count = 0;
+    base::DurationNs total_ns = 0;
+  };
+  std::vector<Total> by_name;
   std::vector<int64_t> slot_of_name(model.strings().size(), -1);
   const model::KernelTable& kernels = model.kernels();
   for (uint32_t i = 0; i < kernels.size(); ++i) {
@@ -132,26 +137,29 @@ std::vector<KernelTimeSummary> TopKernelsByTime(const TraceModel& model,
     int64_t& slot = slot_of_name[name.value];
     if (slot < 0) {
       slot = static_cast<int64_t>(by_name.size());
-      by_name.push_back({std::string(model.Text(name)), "", 0, 0, 0.0});
+      by_name.push_back({name});
     }
-    KernelTimeSummary& entry = by_name[static_cast<size_t>(slot)];
+    Total& entry = by_name[static_cast<size_t>(slot)];
     ++entry.count;
     entry.total_ns = base::SaturatingAdd(entry.total_ns, kernels.duration(row));
   }
   const size_t keep = std::min(kTopKernels, by_name.size());
   std::partial_sort(by_name.begin(), by_name.begin() + static_cast<ptrdiff_t>(keep), by_name.end(),
-                    [](const KernelTimeSummary& a, const KernelTimeSummary& b) {
-                      return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.name < b.name;
+                    [&](const Total& a, const Total& b) {
+                      return a.total_ns != b.total_ns ? a.total_ns > b.total_ns
+                                                      : model.Text(a.name) < model.Text(b.name);
                     });
-  by_name.resize(keep);
-  for (KernelTimeSummary& entry : by_name) {
+  std::vector<KernelTimeSummary> top;
+  for (size_t i = 0; i < keep; ++i) {
+    KernelTimeSummary entry{std::string(model.Text(by_name[i].name)), "", by_name[i].count, by_name[i].total_ns, 0.0};
     entry.kind = DescribeKernel(ClassifyKernel(entry.name));
     if (kernel_time_ns > 0) {
       entry.share_of_kernel_time =
           static_cast<double>(entry.total_ns) / static_cast<double>(kernel_time_ns);
     }
+    top.push_back(std::move(entry));
   }
-  return by_name;
+  return top;
 }
 
 std::vector<StepTime> FirstStepTimes(const Steps& steps) {
