@@ -52,6 +52,11 @@ JsonEventStream::JsonEventStream(DecompressingReader& reader) : reader_(reader) 
 base::StatusOr<bool> JsonEventStream::Fill() {
   if (cursor_ < end_) return true;
   if (eof_) return false;
+  // An item past the limit is not kept: its scan goes on from cursor_ (== end_), over new data only.
+  if (end_ - anchor_ > kMaxValueBytes) {
+    oversized_ = true;
+    anchor_ = cursor_;
+  }
   // Keep the item being scanned (from anchor_), drop what is before it.
   if (anchor_ > 0) {
     std::memmove(buffer_.data(), buffer_.data() + anchor_, end_ - anchor_);
@@ -61,14 +66,11 @@ base::StatusOr<bool> JsonEventStream::Fill() {
     anchor_ = 0;
   }
   // Grow while the data keeps coming (a big file reads in kReadBlock steps), or when one value needs
-  // more room than is free.
+  // more room than is free. What is kept is at most kMaxValueBytes, so twice that always has room.
   const size_t capacity = buffer_.size() - kPadding;
-  if ((last_read_filled_ && capacity < kReadBlock) || capacity - end_ < capacity / 2) {
-    if (buffer_.size() - kPadding >= kMaxValueBytes) {
-      return base::ResourceExhaustedError("a single JSON value at byte {} is larger than {} MiB",
-                                          consumed_bytes_, kMaxValueBytes >> 20);
-    }
-    buffer_.resize(std::min(buffer_.size() * 2, kMaxValueBytes + kPadding));
+  if (((last_read_filled_ && capacity < kReadBlock) || capacity - end_ < capacity / 2) &&
+      capacity < std::max(kReadBlock, 2 * kMaxValueBytes)) {
+    buffer_.resize(buffer_.size() * 2);
   }
   const size_t wanted = buffer_.size() - kPadding - end_;
   ASSIGN_OR_RETURN(const size_t got, reader_.Read(buffer_.data() + end_, wanted));
@@ -190,6 +192,7 @@ base::Status JsonEventStream::Unexpected(std::string_view expected) const {
 base::StatusOr<JsonEventStream::Item> JsonEventStream::Next() {
   for (;;) {
     anchor_ = cursor_;
+    oversized_ = false;
     ASSIGN_OR_RETURN(const bool more, SkipWhitespace());
     if (!more) {
       // The data ended. Fine after the document closed; anywhere else the file was cut.
@@ -200,6 +203,7 @@ base::StatusOr<JsonEventStream::Item> JsonEventStream::Next() {
       return Item{};
     }
     anchor_ = cursor_;
+    item_offset_ = OffsetOf(anchor_);
     const char c = buffer_[cursor_];
     switch (state_) {
       case State::kDone:
@@ -245,7 +249,7 @@ base::StatusOr<JsonEventStream::Item> JsonEventStream::Next() {
         // Offsets, not pointers: Fill() may move the buffer while the value is scanned.
         const size_t key_offset = key_start - anchor_;
         const size_t key_length = key_end - key_start;
-        if (std::string_view(buffer_.data() + key_start, key_length) == "\"traceEvents\"" &&
+        if (!oversized_ && std::string_view(buffer_.data() + key_start, key_length) == "\"traceEvents\"" &&
             buffer_[cursor_] == '[') {
           ++cursor_;
           saw_event_array_ = true;
@@ -255,6 +259,7 @@ base::StatusOr<JsonEventStream::Item> JsonEventStream::Next() {
         const size_t value_offset = cursor_ - anchor_;
         ASSIGN_OR_RETURN(const bool complete, SkipValue());
         if (!complete) return Next();
+        if (oversized_ || cursor_ - anchor_ > kMaxValueBytes) return Item{ItemKind::kOversized, {}, {}, item_offset_};
         Item item;
         item.kind = ItemKind::kMember;
         item.key = std::string_view(buffer_.data() + anchor_ + key_offset + 1, key_length - 2);
@@ -277,6 +282,8 @@ base::StatusOr<JsonEventStream::Item> JsonEventStream::Next() {
         ASSIGN_OR_RETURN(const bool complete, SkipValue());
         if (!complete) return Next();
         ++events_;
+        // Past the limit, but held whole because it fitted in the buffer: skipped all the same.
+        if (oversized_ || cursor_ - anchor_ > kMaxValueBytes) return Item{ItemKind::kOversized, {}, {}, item_offset_};
         Item item;
         item.kind = ItemKind::kEvent;
         item.json = std::string_view(buffer_.data() + anchor_, cursor_ - anchor_);

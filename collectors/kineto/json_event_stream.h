@@ -17,6 +17,10 @@
 // on its own (simdjson on-demand), which validates it. A document that is a bare array (Chrome's "JSON
 // array format") is all events. Views stay valid until the next call and are followed by at least
 // kPadding readable bytes, as simdjson requires.
+//
+// An item larger than kMaxValueBytes (a 1 GB kernel name inflated from a 1 MB gzip file) is scanned
+// to its end without being kept, and comes out as kOversized: memory stays bounded whatever the file
+// holds, and the rest of the trace is read.
 
 #include <cstdint>
 #include <string_view>
@@ -30,14 +34,17 @@ namespace ampprof::kineto {
 class JsonEventStream {
  public:
   static constexpr size_t kPadding = 64;  // >= SIMDJSON_PADDING
-  // No single event or member may be larger: a bound on memory whatever the file claims.
-  static constexpr size_t kMaxValueBytes = size_t{1} << 30;
+  // The largest event or top-level member kept: a bound on memory whatever the file holds. Real
+  // events are a few hundred bytes, a few KiB with CUTLASS kernel names, up to some 100 KiB for an
+  // op with the shapes of thousands of inputs. simdjson needs about 6 bytes per byte parsed, and an
+  // event's args are parsed again on their own, so an event at the limit costs some 30 MiB at once.
+  static constexpr size_t kMaxValueBytes = size_t{2} << 20;
 
-  enum class ItemKind { kEvent, kMember, kEnd };
+  enum class ItemKind { kEvent, kMember, kOversized, kEnd };
   struct Item {
     ItemKind kind = ItemKind::kEnd;
     std::string_view key;   // kMember only
-    std::string_view json;  // the value's text
+    std::string_view json;  // the value's text (not for kOversized)
     uint64_t offset = 0;    // where it starts in the (uncompressed) document
   };
 
@@ -57,7 +64,8 @@ class JsonEventStream {
   enum class State { kStart, kMemberOrEnd, kEvents, kDone };
 
   // Makes at least one more byte available at cursor_ (reading, compacting or growing the buffer).
-  // False at the end of the data.
+  // False at the end of the data. When the item being scanned passes kMaxValueBytes, its bytes are
+  // dropped (oversized_), keeping only the scan's state.
   base::StatusOr<bool> Fill();
   // Skips whitespace; false at the end of the data.
   base::StatusOr<bool> SkipWhitespace();
@@ -86,6 +94,8 @@ class JsonEventStream {
   size_t end_ = 0;        // end of valid data in buffer_
   size_t anchor_ = 0;     // start of the item being scanned: bytes before it may be discarded
   uint64_t consumed_bytes_ = 0;  // document offset of buffer_[0]
+  uint64_t item_offset_ = 0;     // document offset of the item being scanned
+  bool oversized_ = false;       // the item passed kMaxValueBytes and is no longer kept
   State state_ = State::kStart;
   bool bare_array_ = false;
   bool truncated_ = false;

@@ -184,4 +184,9 @@ bool KinetoEventParser::ParseArgs(std::string_view json, EventArgs& args) {
   return true;
 }
 
+void KinetoEventParser::ReleaseLargeBuffers() {
+  if (event_parser_.capacity() > kKeptCapacity) event_parser_ = od::parser();
+  if (args_parser_.capacity() > kKeptCapacity) args_parser_ = od::parser();
+}
+
 }  // namespace ampprof::kineto

@@ -77,6 +77,11 @@ class KinetoEventParser {
   bool Parse(std::string_view json, KinetoEvent& event);
   // Parses event.args (which Parse() left unparsed, as most events are skipped on their category).
   bool ParseArgs(std::string_view json, EventArgs& args);
+  // A parser keeps the buffers of the largest document it parsed (some 6 bytes per byte): after an
+  // event of more than kKeptCapacity bytes they are dropped, so that a large event costs its memory
+  // only while it is handled. Views into the last event are invalid afterwards.
+  void ReleaseLargeBuffers();
+  static constexpr size_t kKeptCapacity = 256 << 10;
 
  private:
   simdjson::ondemand::parser event_parser_;

@@ -1,14 +1,17 @@
 #include "collectors/kineto/kineto_importer.h"
 
 #include <optional>
+#include <variant>
 #include <vector>
 
 #include <fmt/format.h>
 #include <simdjson.h>
 
 #include "collectors/kineto/decompressing_reader.h"
+#include "collectors/kineto/gpu_process_attribution.h"
 #include "collectors/kineto/json_event_stream.h"
 #include "collectors/kineto/kineto_event.h"
+#include "collectors/records/string_cap.h"
 #include "src/base/time.h"
 
 namespace ampprof::kineto {
@@ -77,10 +80,20 @@ class Importer {
       auto item = stream.Next();
       if (!item.ok()) return item.status().WithContext(path_);
       if (item->kind == JsonEventStream::ItemKind::kEnd) break;
-      if (item->kind == JsonEventStream::ItemKind::kMember) {
-        RETURN_IF_ERROR(HandleMember(item->key, item->json).WithContext(path_));
-      } else {
-        HandleEvent(item->json);
+      switch (item->kind) {
+        case JsonEventStream::ItemKind::kMember:
+          RETURN_IF_ERROR(HandleMember(item->key, item->json).WithContext(path_));
+          if (member_parser_.capacity() > KinetoEventParser::kKeptCapacity) member_parser_ = od::parser();
+          break;
+        case JsonEventStream::ItemKind::kEvent:
+          HandleEvent(item->json);
+          parser_.ReleaseLargeBuffers();
+          break;
+        case JsonEventStream::ItemKind::kOversized:
+          sink_.stats().Increment(base::Stat::kJsonOversizedValues);
+          break;
+        case JsonEventStream::ItemKind::kEnd:
+          break;
       }
     }
     if (stream.truncated() || reader->truncated()) {
@@ -106,7 +119,7 @@ class Importer {
     }
     if (key == "schemaVersion" || key == "traceName" || key == "baseTimeNanoseconds" ||
         key == "displayTimeUnit") {
-      sink_.SetMetadata(fmt::format("kineto.{}", key), Unquoted(json));
+      records::SetMetadataCapped(sink_, fmt::format("kineto.{}", key), Unquoted(json));
       return base::OkStatus();
     }
     if (key == "deviceProperties" || key == "computeProperties") return ReadDevices(json);
@@ -148,7 +161,7 @@ class Importer {
         if (key == "name") {
           std::string_view name;
           if (value.get_string().get(name)) return base::InvalidDataError("device name is not a string");
-          record.name = sink_.strings().Intern(name);
+          record.name = records::InternCapped(sink_, name);
         } else if (value.get_int64().get(number)) {
           continue;  // other fields may be anything
         } else if (key == "id") {
@@ -238,35 +251,42 @@ class Importer {
       records::ThreadRecord thread;
       thread.pid = FoldId(event_.pid);
       thread.tid = FoldId(event_.tid);
-      thread.name = sink_.strings().Intern(args_.name);
+      thread.name = records::InternCapped(sink_, args_.name);
       threads_.push_back(thread);
     }
   }
 
-  // CPU-side events name the traced process; the first one fixes the pid GPU records take.
+  // CPU-side events name the traced processes. GPU events before the first one wait for it; after
+  // a second one shows itself, they are held until the end, when their correlation ids say whose they
+  // are (GpuProcessAttribution).
   void NoteProcess() {
-    if (process_pid_ || !event_.pid) return;
-    process_pid_ = FoldId(event_.pid);
-    for (auto& kernel : pending_kernels_) Emit(kernel);
-    for (auto& copy : pending_memcpys_) Emit(copy);
-    for (auto& memset : pending_memsets_) Emit(memset);
-    for (auto& sync : pending_syncs_) Emit(sync);
-    pending_kernels_.clear();
-    pending_memcpys_.clear();
-    pending_memsets_.clear();
-    pending_syncs_.clear();
+    if (!event_.pid) return;
+    const uint32_t pid = FoldId(event_.pid);
+    attribution_.NoteProcess(pid);
+    if (process_pid_) return;
+    process_pid_ = pid;
+    for (GpuRecord& record : pending_) std::visit([&](auto& r) { EmitToFirstProcess(r); }, record);
+    pending_.clear();
   }
 
   template <typename Record>
-  void Emit(Record& record) {
+  void EmitToFirstProcess(Record& record) {
     record.pid = process_pid_.value_or(0);
+    attribution_.NoteAttributed(record.device_id);
     sink_.Add(record);
   }
 
-  void AddGpu(records::KernelRecord record) { process_pid_ ? Emit(record) : pending_kernels_.push_back(record); }
-  void AddGpu(records::MemcpyRecord record) { process_pid_ ? Emit(record) : pending_memcpys_.push_back(record); }
-  void AddGpu(records::MemsetRecord record) { process_pid_ ? Emit(record) : pending_memsets_.push_back(record); }
-  void AddGpu(records::SyncRecord record) { process_pid_ ? Emit(record) : pending_syncs_.push_back(record); }
+  template <typename Record>
+  void AddGpu(Record record) {
+    if (!process_pid_) {
+      pending_.emplace_back(record);
+    } else if (attribution_.several_processes()) {
+      held_.emplace_back(record);
+      attribution_.Hold(record.device_id, record.correlation_id);
+    } else {
+      EmitToFirstProcess(record);
+    }
+  }
 
   // Where a GPU event ran: args say so in current traces; 2021 traces put the device in pid and the
   // stream in tid ("stream 7") as well.
@@ -288,7 +308,7 @@ class Importer {
 
   records::KernelRecord MakeKernel(base::TimeNs start, base::TimeNs end) {
     auto kernel = GpuActivity<records::KernelRecord>(start, end);
-    kernel.name = sink_.strings().Intern(event_.name);
+    kernel.name = records::InternCapped(sink_, event_.name);
     kernel.grid_x = NonNegative(args_.grid[0]);
     kernel.grid_y = NonNegative(args_.grid[1]);
     kernel.grid_z = NonNegative(args_.grid[2]);
@@ -339,10 +359,11 @@ class Importer {
     call.pid = FoldId(event_.pid);
     call.tid = FoldId(event_.tid);
     call.correlation_id = NonNegative(args_.correlation);
+    attribution_.NoteCall(call.pid, call.correlation_id);
     call.domain = event_.category == EventCategory::kDriver ? records::ApiDomain::kDriver
                                                              : records::ApiDomain::kRuntime;
     call.callback_id = NonNegative(args_.cbid);
-    call.name = sink_.strings().Intern(event_.name);
+    call.name = records::InternCapped(sink_, event_.name);
     sink_.Add(call);
   }
 
@@ -354,10 +375,10 @@ class Importer {
     range.pid = FoldId(event_.pid);
     range.tid = FoldId(event_.tid);
     range.category = category;
-    range.name = sink_.strings().Intern(event_.name);
+    range.name = records::InternCapped(sink_, event_.name);
     if (!args_.input_dims.empty() || !args_.input_types.empty()) {
       // Kept as a JSON object so that analyzers can parse shapes and dtypes back.
-      range.args = sink_.strings().Intern(fmt::format(R"({{"Input Dims": {}, "Input type": {}}})",
+      range.args = records::InternCapped(sink_, fmt::format(R"({{"Input Dims": {}, "Input type": {}}})",
                                                       args_.input_dims.empty() ? "[]" : args_.input_dims,
                                                       args_.input_types.empty() ? "[]" : args_.input_types));
     }
@@ -369,21 +390,40 @@ class Importer {
   void Finish() {
     const uint32_t pid = process_pid_.value_or(0);
     process_pid_ = pid;  // GPU-only traces: their records go out with pid 0
-    for (auto& kernel : pending_kernels_) Emit(kernel);
-    for (auto& copy : pending_memcpys_) Emit(copy);
-    for (auto& memset : pending_memsets_) Emit(memset);
-    for (auto& sync : pending_syncs_) Emit(sync);
-    for (const records::DeviceRecord& device : devices_) sink_.Add(device);
-    records::ProcessRecord process;
-    process.pid = pid;
-    process.rank = rank_;
-    process.world_size = world_size_;
-    for (const auto& [name_pid, name] : process_names_) {
-      if (name_pid == pid) process.command = sink_.strings().Intern(name);
+    for (GpuRecord& record : pending_) std::visit([&](auto& r) { EmitToFirstProcess(r); }, record);
+    const uint64_t ambiguous = attribution_.Resolve();
+    sink_.stats().Increment(base::Stat::kCorrelationAmbiguousProcess, static_cast<int64_t>(ambiguous));
+    for (size_t i = 0; i < held_.size(); ++i) {
+      std::visit(
+          [&](auto& record) {
+            record.pid = attribution_.ProcessOf(i);
+            sink_.Add(record);
+          },
+          held_[i]);
     }
-    sink_.Add(process);
+    for (const records::DeviceRecord& device : devices_) sink_.Add(device);
+    // The rank and world size of distributedInfo belong to the profiled process: the first one.
+    for (const uint32_t process_pid : attribution_.processes()) {
+      records::ProcessRecord process;
+      process.pid = process_pid;
+      if (process_pid == pid) {
+        process.rank = rank_;
+        process.world_size = world_size_;
+      }
+      for (const auto& [name_pid, name] : process_names_) {
+        if (name_pid == process_pid) process.command = records::InternCapped(sink_, name);
+      }
+      sink_.Add(process);
+    }
+    if (attribution_.processes().empty()) {
+      records::ProcessRecord process;  // a GPU-only trace: the process is unknown
+      process.rank = rank_;
+      process.world_size = world_size_;
+      sink_.Add(process);
+    }
     for (const records::ThreadRecord& thread : threads_) {
-      if (thread.pid == pid) sink_.Add(thread);  // GPU rows ("stream 7") are not threads
+      // GPU rows ("stream 7") are not threads: only those of processes with CPU-side events are.
+      if (attribution_.Knows(thread.pid)) sink_.Add(thread);
     }
     sink_.SetMetadata("source", "PyTorch profiler (Kineto) JSON");
   }
@@ -394,11 +434,12 @@ class Importer {
   od::parser member_parser_;
   KinetoEvent event_;
   EventArgs args_;
-  std::optional<uint32_t> process_pid_;
-  std::vector<records::KernelRecord> pending_kernels_;
-  std::vector<records::MemcpyRecord> pending_memcpys_;
-  std::vector<records::MemsetRecord> pending_memsets_;
-  std::vector<records::SyncRecord> pending_syncs_;
+  std::optional<uint32_t> process_pid_;  // the first process with a CPU-side event
+  GpuProcessAttribution attribution_;
+  using GpuRecord = std::variant<records::KernelRecord, records::MemcpyRecord, records::MemsetRecord,
+                                 records::SyncRecord>;
+  std::vector<GpuRecord> pending_;  // GPU events before the first CPU-side event
+  std::vector<GpuRecord> held_;     // GPU events after a second process showed itself
   std::vector<records::DeviceRecord> devices_;
   std::vector<records::ThreadRecord> threads_;
   std::vector<std::pair<uint32_t, std::string>> process_names_;

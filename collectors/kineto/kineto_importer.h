@@ -23,12 +23,15 @@
 //
 // Kineto writes GPU events with pid = device index. Correlation ids are per process, so GPU records
 // take the pid of the traced process (the first CPU-side event's); until it is known they wait in a
-// small buffer. Timestamps are the file's own microseconds, converted exactly to nanoseconds; the
+// small buffer. In a file of several processes, each GPU record goes to the process that launched it
+// (gpu_process_attribution.h; what stays ambiguous is counted in correlation_ambiguous_process). Timestamps are the file's own microseconds, converted exactly to nanoseconds; the
 // file's baseTimeNanoseconds, when present, is kept as metadata.
 //
 // Errors (returned, naming the file and the byte offset): not JSON, not a trace, broken structure,
 // corrupt gzip data, a file cut before its first event. Data loss (a stat, reading succeeds): a file cut
-// after some events (json_truncated). Bad events are skipped and counted (json_invalid_events).
+// after some events (json_truncated). Bad events are skipped and counted (json_invalid_events); events
+// and members over 2 MiB are skipped without being held (json_oversized_values); strings over 64 KiB
+// are cut (strings_truncated).
 
 #include <string>
 

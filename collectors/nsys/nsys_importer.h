@@ -6,7 +6,8 @@
 //   RETURN_IF_ERROR(nsys::ImportNsysSqlite("report.sqlite", builder));
 //
 // Tables read (each optional: nsys exports tables lazily, and columns differ between versions, so
-// every query asks only for the columns the file has):
+// every query asks for the columns it needs and those it can use, and gets NULL for the latter when the
+// file lacks them):
 //   StringIds                              names (kernel, API, NVTX text) by id
 //   TARGET_INFO_GPU                        DeviceRecord
 //   CUPTI_ACTIVITY_KIND_KERNEL             KernelRecord (demangledName, else shortName)
@@ -22,7 +23,11 @@
 // globalPid / globalTid are decoded into pid and tid. Timestamps are nsys's nanoseconds, as they are.
 //
 // Errors: not an SQLite file or a damaged one (SQLite's message), an SQLite database that is not an
-// nsys export (no StringIds and no CUDA or NVTX tables).
+// nsys export (no StringIds and no CUDA or NVTX tables), a view where a table is read, a required
+// column missing or declared with the wrong type, a statement that stops returning rows
+// (sqlite_database.h). Data loss and repairs (stats): rows with values of the wrong type
+// (nsys_invalid_rows), string ids StringIds lacks (nsys_missing_strings, named "<string id N
+// missing>"), strings over 64 KiB (strings_truncated). StringIds is read lazily (nsys_strings.h).
 
 #include <string>
 

@@ -1,7 +1,7 @@
 #ifndef AMPPROF_COLLECTORS_RECORDS_AMPT_FORMAT_H_
 #define AMPPROF_COLLECTORS_RECORDS_AMPT_FORMAT_H_
 
-// The .ampt trace file format, version 1.0: the layout shared by AmptWriter and the reader.
+// The .ampt trace file format, version 1.1: the layout shared by AmptWriter and the reader.
 // docs/formats/ampt.md is the prose description; this file is the definition.
 //
 //   file    = file_header chunk*
@@ -18,7 +18,12 @@
 //   kStringTable  u32 first_id | u32 count | count x (u32 length | bytes)   ids are dense from 0, in order
 //   kMetadata     u32 count | count x (string key | string value)          string = u32 length | bytes
 //   kStats        u32 count | count x (string name | i64 value)            a snapshot: the last one wins
-//   kRecords      u16 record_kind | u16 reserved | u32 record_size | u32 record_count | records
+//   kRecords      u16 record_kind | u16 sequence | u32 record_size | u32 record_count | records
+//
+// sequence (1.1; 0 in 1.0 files, where the field was reserved): the number of records chunks written
+// before this one, modulo 2^16. A reader finds a missing chunk as a gap in it, and a duplicated chunk
+// as one whose number and payload checksum match a chunk already read. String tables need no number:
+// their first_id already says where they belong.
 //
 // A record is its fields in RecordType::Fields() order, each at its natural width with no padding
 // (StringId as u32, enums as u8). Readers take record_size from the chunk, so fields appended by a newer
@@ -31,7 +36,10 @@ namespace ampprof::records::ampt {
 
 inline constexpr std::array<uint8_t, 8> kMagic = {0x89, 'A', 'M', 'P', 'T', '\r', '\n', 0x1a};
 inline constexpr uint16_t kMajorVersion = 1;
-inline constexpr uint16_t kMinorVersion = 0;
+inline constexpr uint16_t kMinorVersion = 1;  // 1.1: records chunks carry a sequence number
+// The first minor version whose records chunks carry a sequence number.
+inline constexpr uint16_t kFirstSequencedMinorVersion = 1;
+inline constexpr uint32_t kChunkSequenceModulus = 1u << 16;
 
 inline constexpr size_t kFileHeaderBytes = 16;
 inline constexpr size_t kChunkHeaderBytes = 16;

@@ -11,13 +11,18 @@
 #include <vector>
 
 #include "collectors/records/ampt_codec.h"
-#include "src/base/crc32c.h"
 #include "collectors/records/ampt_format.h"
+#include "collectors/records/chunk_sequence.h"
+#include "collectors/records/string_cap.h"
+#include "src/base/crc32c.h"
 
 namespace ampprof::records {
 namespace {
 
 using base::Status;
+
+// What the strings of a string table that is missing from the file read as.
+constexpr std::string_view kLostString = "<string lost with a missing chunk>";
 
 // Owns the file descriptor; reads with pread so the pre-scan and the main pass do not share a cursor.
 class File {
@@ -127,7 +132,7 @@ class AmptFileReader {
       if (got < header.payload_bytes) {  // the file ends inside this chunk's payload
         sink_.stats().Increment(base::Stat::kAmptTruncatedTail);
         if (header.kind == static_cast<uint32_t>(ampt::ChunkKind::kRecords)) {
-          SalvageRecords(got);
+          SalvageRecords(got, header.payload_crc);
         }
         break;
       }
@@ -135,11 +140,14 @@ class AmptFileReader {
         return base::InvalidDataError("corrupt .ampt file: chunk at byte {} fails its checksum",
                                       offset);
       }
-      RETURN_IF_ERROR(DecodeChunk(header.kind).WithContext(
+      RETURN_IF_ERROR(DecodeChunk(header.kind, header.payload_crc).WithContext(
           fmt::format("corrupt .ampt file: chunk at byte {}", offset)));
       offset = payload_offset + header.payload_bytes;
     }
     ApplyStatsSnapshot();
+    sink_.stats().Increment(base::Stat::kAmptChunksMissing, static_cast<int64_t>(sequence_.missing()));
+    sink_.stats().Increment(base::Stat::kAmptChunksDuplicated,
+                            static_cast<int64_t>(sequence_.duplicated()));
     return base::OkStatus();
   }
 
@@ -165,6 +173,7 @@ class AmptFileReader {
           ampt::kMajorVersion);
     }
     sink_.SetMetadata("ampt_version", fmt::format("{}.{}", major, minor));
+    sequenced_ = minor >= ampt::kFirstSequencedMinorVersion;
     return base::OkStatus();
   }
 
@@ -200,12 +209,12 @@ class AmptFileReader {
     }
   }
 
-  Status DecodeChunk(uint32_t kind) {
+  Status DecodeChunk(uint32_t kind, uint32_t payload_crc) {
     switch (static_cast<ampt::ChunkKind>(kind)) {
       case ampt::ChunkKind::kStringTable: return DecodeStringTable();
       case ampt::ChunkKind::kMetadata: return DecodeMetadata();
       case ampt::ChunkKind::kStats: return DecodeStats();
-      case ampt::ChunkKind::kRecords: return DecodeRecords(payload_.size(), /*salvage=*/false);
+      case ampt::ChunkKind::kRecords: return DecodeRecords(payload_.size(), payload_crc, /*salvage=*/false);
     }
     sink_.stats().Increment(base::Stat::kAmptUnknownChunks);
     return base::OkStatus();
@@ -217,16 +226,32 @@ class AmptFileReader {
     if (!reader.ReadU32(first_id) || !reader.ReadU32(count)) {
       return base::InvalidDataError("string table header is cut short");
     }
-    if (first_id != string_map_.size()) {
-      return base::InvalidDataError("string table starts at id {}, expected {}", first_id,
-                                    string_map_.size());
+    // first_id numbers string tables: a table already read is a copy, one that starts further on
+    // follows a table that is missing. Either way the file was damaged, not written so.
+    const uint64_t expected = string_map_.size();
+    if (first_id < expected) {
+      if (uint64_t{first_id} + count > expected) {
+        return base::InvalidDataError("string table of ids {} to {} overlaps the ids {} to {} already read",
+                                      first_id, uint64_t{first_id} + count - 1, 0, expected - 1);
+      }
+      sink_.stats().Increment(base::Stat::kAmptChunksDuplicated);
+      return base::OkStatus();
+    }
+    if (first_id > expected) {
+      // Strings the file cannot hold are damage, not loss: refuse rather than map billions of ids.
+      // (A string takes at least its 4-byte length in a table.)
+      if (first_id - expected > file_size_ / 4) {
+        return base::InvalidDataError("string table starts at id {}, expected {}", first_id, expected);
+      }
+      sink_.stats().Increment(base::Stat::kAmptChunksMissing);
+      string_map_.resize(first_id, sink_.strings().Intern(kLostString));
     }
     for (uint32_t i = 0; i < count; ++i) {
       std::string_view text;
       if (!reader.ReadString(text)) {
         return base::InvalidDataError("string {} of {} is cut short", i, count);
       }
-      string_map_.push_back(sink_.strings().Intern(text));
+      string_map_.push_back(InternCapped(sink_, text));
     }
     if (!reader.AtEnd()) return base::InvalidDataError("string table has trailing bytes");
     return base::OkStatus();
@@ -241,7 +266,7 @@ class AmptFileReader {
       if (!reader.ReadString(key) || !reader.ReadString(value)) {
         return base::InvalidDataError("metadata entry {} of {} is cut short", i, count);
       }
-      sink_.SetMetadata(key, value);
+      SetMetadataCapped(sink_, key, value);
     }
     return base::OkStatus();
   }
@@ -276,11 +301,16 @@ class AmptFileReader {
 
   // Decodes the records in the first `available` bytes of payload_. With `salvage`, the payload was cut
   // short by the end of the file: keep the complete records, report nothing as corrupt.
-  Status DecodeRecords(size_t available, bool salvage) {
+  Status DecodeRecords(size_t available, uint32_t payload_crc, bool salvage) {
     if (available < ampt::kRecordsPayloadHeaderBytes) {
       return salvage ? base::OkStatus() : base::InvalidDataError("records header is cut short");
     }
     const uint16_t kind = ampt::GetU16(payload_.data());
+    if (!sequenced_) {
+      sink_.stats().Increment(base::Stat::kAmptChunksUnsequenced);
+    } else if (sequence_.Next(ampt::GetU16(payload_.data() + 2), payload_crc) == ChunkSequence::kDuplicate) {
+      return base::OkStatus();  // a copy of a chunk already read: its records are in already
+    }
     const uint32_t record_size = ampt::GetU32(payload_.data() + 4);
     const uint32_t record_count = ampt::GetU32(payload_.data() + 8);
     const size_t body = available - ampt::kRecordsPayloadHeaderBytes;
@@ -333,8 +363,8 @@ class AmptFileReader {
     return base::OkStatus();
   }
 
-  void SalvageRecords(size_t available) {
-    static_cast<void>(DecodeRecords(available, /*salvage=*/true));
+  void SalvageRecords(size_t available, uint32_t payload_crc) {
+    static_cast<void>(DecodeRecords(available, payload_crc, /*salvage=*/true));
   }
 
   const File& file_;
@@ -343,6 +373,8 @@ class AmptFileReader {
   std::vector<uint8_t> payload_;
   std::vector<StringId> string_map_;  // file string id -> sink string id
   std::vector<std::pair<std::string, int64_t>> stats_snapshot_;
+  bool sequenced_ = false;  // format 1.1 or later: records chunks carry sequence numbers
+  ChunkSequence sequence_;
 };
 
 }  // namespace

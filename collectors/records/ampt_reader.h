@@ -14,7 +14,11 @@
 //   - the file ends inside a chunk (the writing process was killed): data loss, Stat::kAmptTruncatedTail;
 //     complete records in that last chunk are kept (Stat::kAmptSalvagedRecords);
 //   - unknown chunk kinds and record kinds (a newer minor version): skipped, Stat::kAmptUnknownChunks;
-//   - a record naming an undefined string or an out-of-range enum: skipped, Stat::kAmptInvalidRecords.
+//   - a record naming an undefined string or an out-of-range enum: skipped, Stat::kAmptInvalidRecords;
+//   - a chunk found twice or missing, told by the records chunks' sequence numbers (format 1.1) and the
+//     string tables' first ids: a copy is skipped (Stat::kAmptChunksDuplicated), a gap is data loss
+//     (Stat::kAmptChunksMissing); in a 1.0 file, which cannot tell, Stat::kAmptChunksUnsequenced;
+//   - strings longer than records::kMaxStringBytes: cut, Stat::kStringsTruncated.
 // Memory is bounded whatever the file claims: chunks are read one at a time and a chunk larger than
 // ampt::kMaxChunkPayloadBytes is refused.
 

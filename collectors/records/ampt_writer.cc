@@ -8,16 +8,15 @@
 #include <cstring>
 
 #include "collectors/records/ampt_codec.h"
+#include "collectors/records/string_cap.h"
 #include "src/base/crc32c.h"
 
 namespace ampprof::records {
 namespace {
 
 constexpr size_t kRecordChunkPrefix = ampt::kChunkHeaderBytes + ampt::kRecordsPayloadHeaderBytes;
-// Strings longer than this are cut: a chunk must stay under kMaxChunkPayloadBytes, and no kernel or
-// range name a person reads is anywhere near it.
-constexpr size_t kMaxStringBytes = 1u << 20;
-// A string table is cut at chunk_bytes, and never lets a string take it past the reader's limit.
+// A string table is cut at chunk_bytes, and never lets a string (at most kMaxStringBytes, string_cap.h)
+// take it past the reader's limit.
 constexpr size_t kMaxStringTableBytes = ampt::kMaxChunkPayloadBytes - kMaxStringBytes - 8;
 
 void AppendU32(std::vector<uint8_t>& out, uint32_t value) {
@@ -27,7 +26,6 @@ void AppendU32(std::vector<uint8_t>& out, uint32_t value) {
 }
 
 void AppendString(std::vector<uint8_t>& out, std::string_view text) {
-  text = text.substr(0, kMaxStringBytes);
   AppendU32(out, static_cast<uint32_t>(text.size()));
   out.insert(out.end(), text.begin(), text.end());
 }
@@ -66,7 +64,12 @@ AmptWriter::AmptWriter(int fd, std::string path, const Options& options)
 AmptWriter::~AmptWriter() { static_cast<void>(Close()); }
 
 void AmptWriter::SetMetadata(std::string_view key, std::string_view value) {
-  pending_metadata_.emplace_back(std::string(key), std::string(value));
+  std::string key_storage, value_storage;
+  if (key.size() > kMaxStringBytes || value.size() > kMaxStringBytes) {
+    stats_.Increment(base::Stat::kStringsTruncated);
+  }
+  pending_metadata_.emplace_back(std::string(CapString(key, key_storage)),
+                                 std::string(CapString(value, value_storage)));
 }
 
 template <typename Record>
@@ -111,13 +114,18 @@ void AmptWriter::FlushRecords(RecordKind kind) {
   FlushStrings();  // the records may name strings interned since the last string table
   uint8_t* payload_header = chunk.bytes.data() + ampt::kChunkHeaderBytes;
   ampt::PutU16(payload_header, static_cast<uint16_t>(kind));
-  ampt::PutU16(payload_header + 2, 0);
+  // Inside the payload, so the checksum covers it and it travels with the chunk it numbers.
+  ampt::PutU16(payload_header + 2, static_cast<uint16_t>(records_chunks_written_));
   ampt::PutU32(payload_header + 4, chunk.record_size);
   ampt::PutU32(payload_header + 8, chunk.record_count);
   const uint32_t records = chunk.record_count;
   if (status_.ok()) {
     WriteChunk(ampt::ChunkKind::kRecords, chunk.bytes);
-    if (!status_.ok()) DropPending(records);
+    if (status_.ok()) {
+      ++records_chunks_written_;
+    } else {
+      DropPending(records);
+    }
   } else {
     DropPending(records);
   }
@@ -134,8 +142,12 @@ void AmptWriter::FlushStrings() {
     AppendU32(chunk, 0);  // the count, known when the table is full
     const size_t table_bytes = std::min(options_.chunk_bytes, kMaxStringTableBytes);
     uint32_t end = strings_written_;
+    std::string cut;
     while (end < strings_.size() && chunk.size() < table_bytes) {
-      AppendString(chunk, strings_.Get(base::StringId{end}));
+      const std::string_view text = strings_.Get(base::StringId{end});
+      // Names the collector interned whole are cut here, once, as every importer cuts them.
+      if (text.size() > kMaxStringBytes) stats_.Increment(base::Stat::kStringsTruncated);
+      AppendString(chunk, CapString(text, cut));
       ++end;
     }
     ampt::PutU32(chunk.data() + ampt::kChunkHeaderBytes + 4, end - strings_written_);
@@ -144,15 +156,23 @@ void AmptWriter::FlushStrings() {
   }
 }
 
+// Like string tables, metadata goes out in chunks of about chunk_bytes, each under the reader's limit.
 void AmptWriter::FlushMetadata() {
-  if (pending_metadata_.empty() || !status_.ok()) return;
-  std::vector<uint8_t> chunk(ampt::kChunkHeaderBytes);
-  AppendU32(chunk, static_cast<uint32_t>(pending_metadata_.size()));
-  for (const auto& [key, value] : pending_metadata_) {
-    AppendString(chunk, key);
-    AppendString(chunk, value);
+  const size_t chunk_limit = std::min(options_.chunk_bytes, kMaxStringTableBytes - kMaxStringBytes);
+  size_t next = 0;
+  while (next < pending_metadata_.size() && status_.ok()) {
+    std::vector<uint8_t> chunk(ampt::kChunkHeaderBytes);
+    AppendU32(chunk, 0);  // the count, known when the chunk is full
+    size_t end = next;
+    while (end < pending_metadata_.size() && chunk.size() < chunk_limit) {
+      AppendString(chunk, pending_metadata_[end].first);
+      AppendString(chunk, pending_metadata_[end].second);
+      ++end;
+    }
+    ampt::PutU32(chunk.data() + ampt::kChunkHeaderBytes, static_cast<uint32_t>(end - next));
+    WriteChunk(ampt::ChunkKind::kMetadata, chunk);
+    next = end;
   }
-  WriteChunk(ampt::ChunkKind::kMetadata, chunk);
   pending_metadata_.clear();
 }
 

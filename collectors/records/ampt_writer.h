@@ -113,6 +113,7 @@ class AmptWriter final : public RecordSink {
 
   base::StringPool strings_;
   uint32_t strings_written_ = 0;
+  uint64_t records_chunks_written_ = 0;  // numbers the next records chunk (its low 16 bits)
   base::Stats stats_;
   base::Stats stats_written_;
   bool stats_snapshot_written_ = false;

@@ -96,7 +96,34 @@ enum class StatSeverity : uint8_t { kInfo, kDataLoss, kError };
   X(kCuptiUnstoredRecords, "cupti_unstored_records", kInfo,                                               \
     "CUPTI records that ampprof's records have no place for yet (external correlation ids, NVTX "         \
     "payloads and colours, NVTX sync markers, names of processes, devices, contexts and streams), "       \
-    "skipped")
+    "skipped")                                                                                            \
+  /* The importers' checks on damaged or hostile input (docs/reliability.md). */                          \
+  X(kStringsTruncated, "strings_truncated", kInfo,                                                        \
+    "names and other strings longer than 64 KiB (records::kMaxStringBytes), cut to that length and "     \
+    "marked with \"[...]\"")                                                                              \
+  X(kJsonOversizedValues, "json_oversized_values", kDataLoss,                                             \
+    "trace events or top-level members larger than 2 MiB (kineto::JsonEventStream::kMaxValueBytes), "     \
+    "skipped without being read into memory")                                                             \
+  X(kAmptChunksMissing, "ampt_chunks_missing", kDataLoss,                                                 \
+    "chunks missing from an .ampt file, found by a gap in the records chunks' sequence numbers (format "  \
+    "1.1) or in the string tables' ids; their records are lost")                                          \
+  X(kAmptChunksDuplicated, "ampt_chunks_duplicated", kDataLoss,                                           \
+    "chunks found twice in an .ampt file (the same sequence number and contents, or a string table "     \
+    "already read); the copies were skipped, so no record is counted twice")                             \
+  X(kAmptChunksUnsequenced, "ampt_chunks_unsequenced", kInfo,                                             \
+    "records chunks of an .ampt file of format 1.0, which carry no sequence number: a duplicated or "    \
+    "missing chunk in such a file cannot be detected")                                                    \
+  X(kNsysInvalidRows, "nsys_invalid_rows", kError,                                                        \
+    "rows of an Nsight Systems export with a value of the wrong type (text, a real or a blob where an "  \
+    "integer belongs, a blob where text belongs) or without a value the record needs (start, end, a "    \
+    "name id), skipped")                                                                                  \
+  X(kNsysMissingStrings, "nsys_missing_strings", kError,                                                  \
+    "references to a string id that the export's StringIds table does not hold; the name reads "        \
+    "\"<string id N missing>\"")                                                                          \
+  X(kCorrelationAmbiguousProcess, "correlation_ambiguous_process", kError,                                \
+    "GPU records of a PyTorch profiler trace holding several processes whose correlation id more than "  \
+    "one of them used, and that were not written beside their launch; attributed to the process their "  \
+    "device's other records went to, else to the first")
 
 enum class Stat : uint16_t {
 #define AMPPROF_STAT_ENUM(enumerator, name, severity, description) enumerator,

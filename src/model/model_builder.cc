@@ -286,13 +286,8 @@ KernelSignatureRow ModelBuilder::SignatureFor(const records::KernelRecord& recor
   }
   KernelSignatureRow& last = last_signature_of_name_[record.name.value];
   if (last.valid() && model_.signatures_[last.value] == signature) return last;
-  auto [it, inserted] = signatures_by_value_.try_emplace(signature, KernelSignatureRow());
-  if (inserted) {
-    it->second = KernelSignatureRow(static_cast<uint32_t>(model_.signatures_.size()));
-    model_.signatures_.push_back(signature);
-  }
-  last = it->second;
-  return it->second;
+  last = KernelSignatureRow(signatures_by_value_.FindOrAppend(signature, model_.signatures_));
+  return last;
 }
 
 RangeLabelRow ModelBuilder::LabelFor(const RangeLabel& label) {
@@ -302,13 +297,8 @@ RangeLabelRow ModelBuilder::LabelFor(const RangeLabel& label) {
   }
   RangeLabelRow& last = last_label_of_name_[label.name.value];
   if (last.valid() && model_.range_labels_[last.value] == label) return last;
-  auto [it, inserted] = labels_by_value_.try_emplace(label, RangeLabelRow());
-  if (inserted) {
-    it->second = RangeLabelRow(static_cast<uint32_t>(model_.range_labels_.size()));
-    model_.range_labels_.push_back(label);
-  }
-  last = it->second;
-  return it->second;
+  last = RangeLabelRow(labels_by_value_.FindOrAppend(label, model_.range_labels_));
+  return last;
 }
 
 TimeNs ModelBuilder::RepairedEnd(TimeNs start, TimeNs end) {

@@ -24,6 +24,7 @@
 
 #include "collectors/records/record_sink.h"
 #include "src/model/range_nesting.h"
+#include "src/model/row_index.h"
 #include "src/model/trace_model.h"
 
 namespace ampprof::model {
@@ -103,9 +104,9 @@ class ModelBuilder final : public records::RecordSink {
   std::unordered_map<uint64_t, ThreadRow> threads_by_key_;
   std::unordered_map<uint64_t, DeviceRow> devices_by_key_;
   std::unordered_map<uint64_t, StreamRow> streams_by_key_;
-  std::unordered_map<KernelSignature, KernelSignatureRow, SignatureHash> signatures_by_value_;
+  RowIndex<KernelSignature, SignatureHash> signatures_by_value_;
   std::vector<KernelSignatureRow> last_signature_of_name_;  // by name StringId
-  std::unordered_map<RangeLabel, RangeLabelRow, LabelHash> labels_by_value_;
+  RowIndex<RangeLabel, LabelHash> labels_by_value_;
   std::vector<RangeLabelRow> last_label_of_name_;  // by name StringId
   // One-entry caches: records of one stream and one thread arrive in runs.
   uint64_t last_stream_key_ = UINT64_MAX;

@@ -220,7 +220,7 @@ expect("explain suggests the closest id" EXIT 1 ONE_LINE_STDERR
        STDERR "unknown finding id 'gpu.launchbound'; did you mean 'gpu.launch_bound'\\?"
        COMMAND "${AMPPROF}" explain gpu.launchbound)
 expect("explain checks --format" EXIT 1 ONE_LINE_STDERR STDERR "--format" COMMAND "${AMPPROF}" explain gpu.sync_stall --format html)
-expect("version" EXIT 0 STDOUT "ampprof [0-9]+\\.[0-9]+\\.[0-9]+.*\\.ampt 1\\.0" COMMAND "${AMPPROF}" version)
+expect("version" EXIT 0 STDOUT "ampprof [0-9]+\\.[0-9]+\\.[0-9]+.*\\.ampt 1\\.1" COMMAND "${AMPPROF}" version)
 
 # ampprof run. Without a GPU no process initialises CUDA, so no trace is written: what is checked here is
 # the launcher (environment, exit status, output directory, messages); tests/gpu checks the traces.

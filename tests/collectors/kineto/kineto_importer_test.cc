@@ -5,9 +5,12 @@
 
 #include <zlib.h>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "collectors/kineto/json_event_stream.h"
 #include "collectors/records/record_set.h"
+#include "collectors/records/string_cap.h"
 #include "src/model/model_builder.h"
 #include "src/model/queries.h"
 #include "tests/testing/temp_dir.h"
@@ -244,6 +247,124 @@ TEST(KinetoImporter, EscapedQuotesAndBracketsInsideStringsDoNotConfuseTheScanner
   ASSERT_TRUE(ImportKinetoTrace(path, records).ok());
   ASSERT_EQ(records.ranges.size(), 1u);
   EXPECT_EQ(records.Text(records.ranges[0].name), "weird \"op\" [with] {braces} \\");
+}
+
+// A 1 GB kernel name in a 1 MB gzip file was held whole, then parsed (3.1 GB), then classified (minutes).
+// An event past JsonEventStream::kMaxValueBytes is scanned without being kept and counted.
+TEST(KinetoImporter, EventsAndMembersPastTheSizeLimitAreSkippedWithoutBeingRead) {
+  TempDir dir;
+  const std::string huge(JsonEventStream::kMaxValueBytes + 1000, 'x');
+  const std::string text = R"({"traceName": ")" + huge + R"(", "traceEvents": [
+    {"ph": "X", "cat": "kernel", "name": ")" + huge + R"(", "pid": 0, "tid": 7, "ts": 10, "dur": 1},
+    {"ph": "X", "cat": "kernel", "name": "after", "pid": 0, "tid": 7, "ts": 12, "dur": 1}
+  ], "schemaVersion": 1})";
+  for (const bool compressed : {false, true}) {
+    SCOPED_TRACE(compressed ? "gzip" : "plain");
+    const std::string path = compressed ? Gzip(dir, std::vector<uint8_t>(text.begin(), text.end()), "huge.json.gz")
+                                        : WriteText(dir, "huge.json", text);
+    RecordSet records;
+    const base::Status status = ImportKinetoTrace(path, records);
+    ASSERT_TRUE(status.ok()) << status.ToString();
+    ASSERT_EQ(records.kernels.size(), 1u);
+    EXPECT_EQ(records.Text(records.kernels[0].name), "after");
+    EXPECT_EQ(records.metadata.at("kineto.schemaVersion"), "1") << "members after it are read";
+    EXPECT_EQ(records.metadata.count("kineto.traceName"), 0u);
+    EXPECT_EQ(records.stats().Get(base::Stat::kJsonOversizedValues), 2);
+  }
+}
+
+TEST(KinetoImporter, NamesLongerThanTheCapAreCutAndCounted) {
+  TempDir dir;
+  const std::string name = "cutlass_" + std::string(100'000, 'x');
+  const std::string path = WriteText(dir, "long.json", R"({"traceEvents": [
+    {"ph": "X", "cat": "kernel", "name": ")" + name + R"(", "pid": 0, "tid": 7, "ts": 10, "dur": 1}]})");
+  RecordSet records;
+  ASSERT_TRUE(ImportKinetoTrace(path, records).ok());
+  ASSERT_EQ(records.kernels.size(), 1u);
+  const std::string_view kept = records.Text(records.kernels[0].name);
+  EXPECT_EQ(kept.size(), records::kMaxStringBytes);
+  EXPECT_EQ(kept.substr(0, 9), "cutlass_x");
+  EXPECT_EQ(kept.substr(kept.size() - records::kCutMarker.size()), records::kCutMarker);
+  EXPECT_EQ(records.stats().Get(base::Stat::kStringsTruncated), 1);
+}
+
+// Two processes in one file (two ranks' traces merged), each with its CPU ops first and then, in
+// Kineto's order, each kernel just before the launch that made it; or with its launches first and its
+// kernels after some other calls, not beside their launches. Both processes used correlation ids 1, 2.
+std::string TwoProcesses(uint32_t second_device, bool launches_beside_kernels = true) {
+  const auto kernel = [](uint32_t device, int correlation, int64_t at) {
+    return fmt::format(R"({{"ph": "X", "cat": "kernel", "name": "gemm_{0}", "pid": {1}, "tid": 7, "ts": {2},)"
+                       R"( "dur": 5, "args": {{"device": {1}, "stream": 7, "correlation": {0}}}}},)",
+                       correlation, device, at + 5);
+  };
+  const auto launch = [](uint32_t pid, int correlation, int64_t at) {
+    return fmt::format(R"({{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": {0},)"
+                       R"( "tid": {0}, "ts": {1}, "dur": 3, "args": {{"correlation": {2}}}}},)",
+                       pid, at, correlation);
+  };
+  const auto block = [&](uint32_t pid, uint32_t device, int64_t base, bool beside) {
+    std::string events = fmt::format(
+        R"({{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": {0}, "tid": {0}, "ts": {1}, "dur": 50}},)",
+        pid, base);
+    if (beside) {
+      for (int c = 1; c <= 2; ++c) events += kernel(device, c, base + 10 * c) + launch(pid, c, base + 10 * c);
+      return events;
+    }
+    for (int c = 1; c <= 2; ++c) events += launch(pid, c, base + 10 * c);
+    for (int c = 3; c <= 8; ++c) events += launch(pid, c, base + 10 * c);  // launches of other kernels
+    for (int c = 1; c <= 2; ++c) events += kernel(device, c, base + 10 * c);
+    return events;
+  };
+  // The second rank's events come later, so that the model's kernels sort the first rank's first.
+  std::string events = block(100, 0, 1000, true) + block(200, second_device, 2000, launches_beside_kernels);
+  events.pop_back();  // the last comma
+  return R"({"traceEvents": [)" + events + "]}";
+}
+
+// The process of each kernel's launch, by the kernel's device.
+std::vector<std::pair<uint32_t, uint32_t>> LaunchingProcesses(const std::string& path) {
+  model::ModelBuilder builder;
+  EXPECT_TRUE(ImportKinetoTrace(path, builder).ok());
+  const model::TraceModel model = std::move(builder).Build();
+  std::vector<std::pair<uint32_t, uint32_t>> launches;
+  for (uint32_t row = 0; row < model.kernels().size(); ++row) {
+    const model::KernelRow kernel(row);
+    const model::ApiCallRow call = model::LaunchingCall(model, kernel);
+    const uint32_t device = model.device(model.stream(model.kernels().stream[kernel]).device).device_id;
+    launches.emplace_back(device, call.valid() ? model.thread(model.api_calls().thread[call]).pid : 0);
+  }
+  return launches;
+}
+
+// All GPU records went to the first process: the second rank's kernels were linked to the first rank's
+// launches, without a word.
+TEST(KinetoImporter, CorrelationIdsAreScopedToTheProcessThatLaunched) {
+  TempDir dir;
+  using Launches = std::vector<std::pair<uint32_t, uint32_t>>;
+  for (const uint32_t device : {1u, 0u}) {
+    SCOPED_TRACE(device == 1 ? "one device each" : "one device for both");
+    const std::string path = WriteText(dir, "two.json", TwoProcesses(device));
+    const Launches expected = {{0, 100}, {0, 100}, {device, 200}, {device, 200}};
+    EXPECT_EQ(LaunchingProcesses(path), expected);
+    RecordSet records;
+    ASSERT_TRUE(ImportKinetoTrace(path, records).ok());
+    EXPECT_EQ(records.stats().Get(base::Stat::kCorrelationAmbiguousProcess), 0);
+  }
+}
+
+// Kernels of the second process on the first one's device, not beside their launches: nothing tells
+// whose they are. They are counted, and go to the device's process.
+TEST(KinetoImporter, CountsGpuRecordsWhoseProcessStaysAmbiguous) {
+  TempDir dir;
+  RecordSet records;
+  const std::string path = WriteText(dir, "two.json", TwoProcesses(/*second_device=*/0, /*launches_beside_kernels=*/false));
+  ASSERT_TRUE(ImportKinetoTrace(path, records).ok());
+  EXPECT_EQ(records.kernels.size(), 4u);
+  EXPECT_EQ(records.stats().Get(base::Stat::kCorrelationAmbiguousProcess), 2);
+  // With a device of its own, the second process's kernels are still counted ambiguous.
+  RecordSet own_device;
+  ASSERT_TRUE(ImportKinetoTrace(WriteText(dir, "two_devices.json", TwoProcesses(1, false)), own_device).ok());
+  EXPECT_EQ(own_device.stats().Get(base::Stat::kCorrelationAmbiguousProcess), 2);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "collectors/records/ampt_reader.h"
 #include "collectors/records/ampt_writer.h"
 #include "collectors/records/record_set.h"
+#include "collectors/records/string_cap.h"
 #include "tests/testing/record_builder.h"
 #include "tests/testing/temp_dir.h"
 
@@ -66,7 +67,7 @@ TEST(AmptRoundTrip, EveryRecordKindSurvivesWithEveryField) {
 
   EXPECT_EQ(actual.record_count(), 12u);
   EXPECT_EQ(actual.metadata.at("command"), "python train.py");
-  EXPECT_EQ(actual.metadata.at("ampt_version"), "1.0");
+  EXPECT_EQ(actual.metadata.at("ampt_version"), "1.1");
   EXPECT_EQ(actual.stats().Get(base::Stat::kCollectorDroppedRecords), 12);
   // Compare through a common pool: replay both into fresh sets and compare field by field.
   RecordSet a, b;
@@ -318,7 +319,7 @@ TEST(AmptWriter, SplitsStringTablesThatWouldPassTheReadersChunkLimit) {
   auto writer = AmptWriter::Create(dir.File("t.ampt"), {});
   ASSERT_TRUE(writer.ok());
   testing::RecordBuilder b(**writer);
-  const std::string padding(64 * 1024, 'x');
+  const std::string padding(kMaxStringBytes - 8, 'x');  // the longest names that are not cut
   for (int i = 0; i < 1100; ++i) b.Kernel(std::to_string(i) + padding, i * 10, i * 10 + 5);
   ASSERT_TRUE((*writer)->Close().ok());
 
@@ -327,6 +328,28 @@ TEST(AmptWriter, SplitsStringTablesThatWouldPassTheReadersChunkLimit) {
   ASSERT_TRUE(read.ok()) << read.ToString();
   ASSERT_EQ(actual.kernels.size(), 1100u);
   for (int i = 0; i < 1100; i += 99) EXPECT_EQ(actual.Text(actual.kernels[i].name), std::to_string(i) + padding);
+}
+
+// Names were cut at 1 MiB without a word; now at kMaxStringBytes, as every importer cuts them, and the
+// file counts each cut.
+TEST(AmptWriter, CutsLongStringsAndCountsTheCutsInTheFile) {
+  TempDir dir;
+  {
+    auto writer = AmptWriter::Create(dir.File("t.ampt"), {});
+    ASSERT_TRUE(writer.ok());
+    testing::RecordBuilder b(**writer);
+    b.Kernel("cutlass_" + std::string(3 * kMaxStringBytes, 'x'), 10, 20);
+    (*writer)->SetMetadata("command", std::string(2 * kMaxStringBytes, 'c'));
+    ASSERT_TRUE((*writer)->Close().ok());
+  }
+  RecordSet actual;
+  ASSERT_TRUE(ReadAmptFile(dir.File("t.ampt"), actual).ok());
+  ASSERT_EQ(actual.kernels.size(), 1u);
+  const std::string_view name = actual.Text(actual.kernels[0].name);
+  EXPECT_EQ(name.size(), kMaxStringBytes);
+  EXPECT_EQ(name.substr(name.size() - kCutMarker.size()), kCutMarker);
+  EXPECT_EQ(actual.metadata.at("command").size(), kMaxStringBytes);
+  EXPECT_EQ(actual.stats().Get(base::Stat::kStringsTruncated), 2);
 }
 
 }  // namespace

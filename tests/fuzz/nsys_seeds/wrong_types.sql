@@ -1,0 +1,9 @@
+-- Columns declared with other types, and values of the wrong type in columns of the right one.
+CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value BLOB NOT NULL);
+INSERT INTO StringIds VALUES (0, 'cudaLaunchKernel_v7000'), (1, X'616d70657265');
+CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start TEXT, end REAL, deviceId INTEGER, contextId INTEGER, streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, shortName INTEGER, gridX INTEGER);
+INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES ('2000', 5000.5, 0, 1, 7, 10, 16777216000, 1, 1, 'eight');
+CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER, streamId INTEGER, correlationId INTEGER, globalPid INTEGER, bytes INTEGER, copyKind INTEGER, srcKind INTEGER, dstKind INTEGER);
+INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (7400, 'late', 0, 1, 7, 12, 16777216000, X'04', 2, 2.5, NULL), (7500, 7600, 0, 1, 7, 13, 16777216000, 4, 2, 2, 1);
+CREATE TABLE NVTX_EVENTS (start INTEGER, end INTEGER, eventType INTEGER, rangeId INTEGER, text TEXT, globalTid INTEGER, textId INTEGER, domainId INTEGER);
+INSERT INTO NVTX_EVENTS VALUES (900, 9500, 59, NULL, X'00ff', 16777217001, NULL, 0), (950, NULL, '34', NULL, 'mark', 16777217001, NULL, 0);
