@@ -23,6 +23,7 @@
 #include "src/base/progress.h"
 #include "src/base/status.h"
 #include "src/model/trace_model.h"
+#include "src/pipeline/trace_inputs.h"
 #include "src/pipeline/trace_loader.h"
 
 namespace ampprof::pipeline {
@@ -32,10 +33,6 @@ struct LoadedTrace {
   analyzers::ReportInput input;
   TraceFormat format = TraceFormat::kUnknown;  // what the file was read as
 };
-
-// Directories become the trace files directly in them (sorted by name; files of no known format are
-// skipped); files stay as they are. A directory with no trace in it is an error.
-base::StatusOr<std::vector<std::string>> ExpandTraceInputs(const std::vector<std::string>& paths);
 
 base::StatusOr<LoadedTrace> LoadAndBuild(const std::string& path);
 
