@@ -99,13 +99,17 @@ class JobProgress {
   size_t done_ = 0;
 };
 
-base::StatusOr<std::vector<BaselineRun>> ProfileBaseline(const std::vector<std::string>& files, JobProgress& progress) {
+base::StatusOr<std::vector<BaselineRun>> ProfileBaseline(const TraceInputs& files, JobProgress& progress) {
   std::vector<BaselineRun> runs;
-  for (const std::string& file : files) {
-    progress.Start("reading the baseline", file);
-    ASSIGN_OR_RETURN(const LoadedTrace trace, LoadAndBuild(file));  // one model in memory at a time
-    progress.Start("profiling the baseline", file);
-    runs.push_back(ReduceBaseline(trace, file));
+  for (const TraceFile& file : files) {
+    progress.Start("reading the baseline", file.name);
+    auto trace = LoadAndBuild(file);  // one model in memory at a time
+    if (!trace.ok()) {
+      RETURN_IF_ERROR(files.Skip(file, trace.status()));
+      continue;
+    }
+    progress.Start("profiling the baseline", file.name);
+    runs.push_back(ReduceBaseline(*trace, file.name));
   }
   std::stable_sort(runs.begin(), runs.end(), [](const BaselineRun& a, const BaselineRun& b) {
     return SortKey(a.identity.rank) < SortKey(b.identity.rank);
@@ -182,11 +186,11 @@ void CompareRuns(const std::vector<BaselineRun>& baseline, std::vector<Candidate
 
 }  // namespace
 
-base::StatusOr<LoadedTrace> LoadAndBuild(const std::string& path) {
+base::StatusOr<LoadedTrace> LoadAndBuild(const TraceFile& file) {
   model::ModelBuilder builder;
   const auto load_start = std::chrono::steady_clock::now();
-  ASSIGN_OR_RETURN(const TraceFormat format, LoadTrace(path, builder));
-  base::LogInfo("read {} ({}) in {:.3f} s", path, TraceFormatName(format), SecondsSince(load_start));
+  ASSIGN_OR_RETURN(const TraceFormat format, LoadTrace(file.path, builder, file.name));
+  base::LogInfo("read {} ({}) in {:.3f} s", file.name, TraceFormatName(format), SecondsSince(load_start));
   std::string description(TraceFormatName(format));
   if (format == TraceFormat::kAmpt) {
     description = "ampprof trace, format " + std::string(builder.Metadata("ampt_version"));
@@ -196,7 +200,7 @@ base::StatusOr<LoadedTrace> LoadAndBuild(const std::string& path) {
   base::LogInfo("built the model in {:.3f} s: {} kernels, {} API calls, {} ranges, {} of tables",
                 SecondsSince(build_start), model.kernels().size(), model.api_calls().size(),
                 model.ranges().size(), base::FormatBytes(model.MemoryBytes()));
-  return LoadedTrace{std::move(model), {path, std::move(description)}, format};
+  return LoadedTrace{std::move(model), {file.name, std::move(description)}, format};
 }
 
 analyzers::Report Analyze(const LoadedTrace& trace) {
@@ -219,13 +223,14 @@ analyzers::Report Analyze(const LoadedTrace& trace) {
 
 base::StatusOr<std::vector<analyzers::Report>> AnalyzeTraces(const std::vector<std::string>& paths,
                                                              const AnalyzeOptions& options) {
-  ASSIGN_OR_RETURN(const std::vector<std::string> files, ExpandTraceInputs(paths));
-  std::vector<std::string> baseline_files;
+  ASSIGN_OR_RETURN(const TraceInputs files, ExpandTraceInputs(paths));
+  TraceInputs baseline_files;
   if (!options.baseline.empty()) {
     auto expanded = ExpandTraceInputs({options.baseline});
     if (!expanded.ok()) return base::Status(expanded.status().code(), "baseline " + expanded.status().message());
     baseline_files = std::move(*expanded);
   }
+  if (options.before_reading) RETURN_IF_ERROR(options.before_reading(files, baseline_files));
   JobProgress progress(options.progress, baseline_files.size() + files.size());
   // The baseline first: a bad baseline path fails before a long analysis, not after it.
   std::vector<BaselineRun> baseline;
@@ -237,12 +242,16 @@ base::StatusOr<std::vector<analyzers::Report>> AnalyzeTraces(const std::vector<s
     baseline = std::move(*profiled);
   }
   std::vector<CandidateRun> runs;
-  for (const std::string& file : files) {
-    progress.Start("reading", file);
-    ASSIGN_OR_RETURN(const LoadedTrace trace, LoadAndBuild(file));  // one model in memory at a time
-    progress.Start("analyzing", file);
-    runs.push_back({Analyze(trace), std::nullopt});
-    if (!baseline.empty()) runs.back().profile = Profile(trace.model);
+  for (const TraceFile& file : files) {
+    progress.Start("reading", file.name);
+    auto trace = LoadAndBuild(file);  // one model in memory at a time
+    if (!trace.ok()) {
+      RETURN_IF_ERROR(files.Skip(file, trace.status()));
+      continue;
+    }
+    progress.Start("analyzing", file.name);
+    runs.push_back({Analyze(*trace), std::nullopt});
+    if (!baseline.empty()) runs.back().profile = Profile(trace->model);
   }
   std::stable_sort(runs.begin(), runs.end(), [](const CandidateRun& a, const CandidateRun& b) {
     return SortKey(a.report.rank) < SortKey(b.report.rank);
