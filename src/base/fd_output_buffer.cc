@@ -7,7 +7,9 @@
 
 namespace ampprof::base {
 
-FdOutputBuffer::FdOutputBuffer(int fd) : fd_(fd) { setp(buffer_.data(), buffer_.data() + buffer_.size()); }
+FdOutputBuffer::FdOutputBuffer(int fd) : fd_(fd) {
+  setp(buffer_.data(), buffer_.data() + buffer_.size());
+}
 
 bool FdOutputBuffer::WriteAll(const char* data, size_t size) {
   if (error_ != 0) return false;
@@ -18,7 +20,8 @@ bool FdOutputBuffer::WriteAll(const char* data, size_t size) {
       error_ = errno;
       return false;
     }
-    if (wrote == 0) {  // not an error write(2) reports, but no progress either: a device that takes nothing
+    if (wrote ==
+        0) {  // not an error write(2) reports, but no progress either: a device that takes nothing
       error_ = EIO;
       return false;
     }

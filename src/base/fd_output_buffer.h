@@ -8,11 +8,11 @@
 //   out << report;
 //   if (!buffer.Flush()) fmt::print(stderr, "cannot write: {}\n", std::strerror(buffer.error()));
 //
-// std::ofstream and std::cout say only that a write failed, not why (a full disk, a closed pipe, an I/O
-// error), and keep accepting output after a failure. Here the first failed write(2) is kept as its
-// errno, everything after it is refused (the stream goes bad at once, so a writer that checks the
-// stream stops instead of producing the rest), and short writes and EINTR are retried. The descriptor
-// is not closed.
+// std::ofstream and std::cout say only that a write failed, not why (a full disk, a closed pipe, an
+// I/O error), and keep accepting output after a failure. Here the first failed write(2) is kept as
+// its errno, everything after it is refused (the stream goes bad at once, so a writer that checks
+// the stream stops instead of producing the rest), and short writes and EINTR are retried. The
+// descriptor is not closed.
 
 #include <array>
 #include <streambuf>

@@ -46,7 +46,8 @@ StatusOr<std::unique_ptr<OutputFile>> OutputFile::Open(const OutputTarget& targe
         ::unlink(temporary.c_str());
         return cannot_write(error);
       }
-      return std::unique_ptr<OutputFile>(new OutputFile(target, std::move(fd), std::move(temporary)));
+      return std::unique_ptr<OutputFile>(
+          new OutputFile(target, std::move(fd), std::move(temporary)));
     }
   }
   return InternalError("unknown output kind");
@@ -77,9 +78,11 @@ Status OutputFile::Commit() {
   AMPPROF_CHECK_MSG(!committed_, "an output is committed once");
   committed_ = true;
   if (!buffer_.Flush()) return Failure(buffer_.error());
-  if (target_.kind() == OutputTarget::Kind::kFile && ::fsync(owned_.get()) != 0) return Failure(errno);
+  if (target_.kind() == OutputTarget::Kind::kFile && ::fsync(owned_.get()) != 0)
+    return Failure(errno);
   if (!owned_.Close()) return Failure(errno);
-  if (!temporary_.empty() && ::rename(temporary_.c_str(), target_.file().c_str()) != 0) return Failure(errno);
+  if (!temporary_.empty() && ::rename(temporary_.c_str(), target_.file().c_str()) != 0)
+    return Failure(errno);
   return OkStatus();
 }
 

@@ -9,16 +9,16 @@
 //   RenderText(reports, output->stream(), {});
 //   RETURN_IF_ERROR(output->Commit());   // "report.txt: cannot write: No space left on device"
 //
-// A regular file (or a new one) is written to a temporary file beside it (".NAME.ampprof-XXXXXX", in
-// the same directory so that the rename cannot cross file systems); Commit() checks every write,
+// A regular file (or a new one) is written to a temporary file beside it (".NAME.ampprof-XXXXXX",
+// in the same directory so that the rename cannot cross file systems); Commit() checks every write,
 // syncs the data to the disk and renames the temporary file over the target in one step. Until then
-// the target is untouched; an OutputFile dropped without Commit() (an error, an exception) removes its
-// temporary file, and so does a SIGINT, SIGTERM, SIGHUP or SIGQUIT (removal_on_signal.h). A
-// replaced file keeps its permission bits; a new one gets 0666 less the umask, as a shell redirection
-// would. The rename replaces the name: another hard link to the old file keeps the old content.
-// Descriptors and devices are written in place. Every write is checked: the first failure is kept
-// with its errno, the stream goes bad at once (a writer that checks it can stop instead of producing
-// the rest) and Commit() returns the error naming the output and the reason.
+// the target is untouched; an OutputFile dropped without Commit() (an error, an exception) removes
+// its temporary file, and so does a SIGINT, SIGTERM, SIGHUP or SIGQUIT (removal_on_signal.h). A
+// replaced file keeps its permission bits; a new one gets 0666 less the umask, as a shell
+// redirection would. The rename replaces the name: another hard link to the old file keeps the old
+// content. Descriptors and devices are written in place. Every write is checked: the first failure
+// is kept with its errno, the stream goes bad at once (a writer that checks it can stop instead of
+// producing the rest) and Commit() returns the error naming the output and the reason.
 
 #include <memory>
 #include <optional>
@@ -51,7 +51,7 @@ class OutputFile {
   Status Failure(int error);
 
   OutputTarget target_;
-  UniqueFd owned_;         // kFile, kDevice: the file written; a target descriptor is not ours to close
+  UniqueFd owned_;  // kFile, kDevice: the file written; a target descriptor is not ours to close
   std::string temporary_;  // kFile: the file being written, renamed to target_.file() by Commit()
   std::optional<RemovalOnSignal> removal_;
   FdOutputBuffer buffer_;

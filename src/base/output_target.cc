@@ -13,17 +13,20 @@
 namespace ampprof::base {
 namespace {
 
-constexpr int kMaxSymbolicLinks = 40;  // as many as the kernel follows in one path (ELOOP after that)
+constexpr int kMaxSymbolicLinks =
+    40;  // as many as the kernel follows in one path (ELOOP after that)
 
 Status CannotWrite(const std::string& name, int error) {
   return IoError("{}: cannot write: {}", name, std::strerror(error));
 }
 
-// The open descriptor a path names ("-", /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N), or -1.
+// The open descriptor a path names ("-", /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N), or
+// -1.
 int DescriptorNamed(std::string_view path) {
   if (path == "-" || path == "/dev/stdout") return STDOUT_FILENO;
   if (path == "/dev/stderr") return STDERR_FILENO;
-  for (const std::string_view prefix : {std::string_view("/dev/fd/"), std::string_view("/proc/self/fd/")}) {
+  for (const std::string_view prefix :
+       {std::string_view("/dev/fd/"), std::string_view("/proc/self/fd/")}) {
     if (!path.starts_with(prefix)) continue;
     const std::string_view digits = path.substr(prefix.size());
     int fd = -1;
@@ -40,7 +43,8 @@ StatusOr<std::string> FollowLinks(const std::string& path, const std::string& na
   for (int links = 0;; ++links) {
     struct stat info;
     if (::lstat(current.c_str(), &info) != 0) {
-      if (errno == ENOENT) return current;  // a new file, or a missing directory (checked by the caller)
+      if (errno == ENOENT)
+        return current;  // a new file, or a missing directory (checked by the caller)
       return CannotWrite(name, errno);
     }
     if (!S_ISLNK(info.st_mode)) return current;
@@ -49,8 +53,9 @@ StatusOr<std::string> FollowLinks(const std::string& path, const std::string& na
     const ssize_t length = ::readlink(current.c_str(), target.data(), target.size());
     if (length < 0) return CannotWrite(name, errno);
     target.resize(static_cast<size_t>(length));
-    current = target.starts_with('/') ? target
-                                      : (std::filesystem::path(current).parent_path() / target).string();
+    current = target.starts_with('/')
+                  ? target
+                  : (std::filesystem::path(current).parent_path() / target).string();
   }
 }
 
@@ -100,8 +105,10 @@ StatusOr<OutputTarget> OutputTarget::Resolve(const std::string& path) {
 }
 
 bool OutputTarget::SameFileAs(const OutputTarget& other) const {
-  if (identity_ && other.identity_) return regular_ && other.regular_ && *identity_ == *other.identity_;
-  if (directory_ && other.directory_) return *directory_ == *other.directory_ && leaf_ == other.leaf_;
+  if (identity_ && other.identity_)
+    return regular_ && other.regular_ && *identity_ == *other.identity_;
+  if (directory_ && other.directory_)
+    return *directory_ == *other.directory_ && leaf_ == other.leaf_;
   return false;
 }
 

@@ -34,7 +34,8 @@ void RemoveAndDie(int signal_number) {
 void InstallHandlers() {
   for (const int signal_number : kSignals) {
     struct sigaction current {};
-    if (::sigaction(signal_number, nullptr, &current) != 0 || current.sa_handler != SIG_DFL) continue;
+    if (::sigaction(signal_number, nullptr, &current) != 0 || current.sa_handler != SIG_DFL)
+      continue;
     struct sigaction action {};
     action.sa_handler = RemoveAndDie;
     sigemptyset(&action.sa_mask);

@@ -29,7 +29,9 @@ ssize_t ReadStandardInput(char* buffer, size_t size) {
     if (got >= 0) return got;
     if (errno == EINTR) continue;
     if (errno != EAGAIN && errno != EWOULDBLOCK) return -1;
-    struct pollfd readable {STDIN_FILENO, POLLIN, 0};
+    struct pollfd readable {
+      STDIN_FILENO, POLLIN, 0
+    };
     ::poll(&readable, 1, -1);
   }
 }
@@ -55,23 +57,27 @@ base::StatusOr<std::unique_ptr<StandardInputCopy>> StandardInputCopy::Create() {
   std::string path = directory + "/ampprof-stdin-XXXXXX";
   base::UniqueFd fd(::mkostemp(path.data(), O_CLOEXEC));
   if (!fd.valid()) {
-    return base::IoError("{}: cannot make a temporary copy in {} (TMPDIR chooses where): {}", kName, directory,
-                         std::strerror(errno));
+    return base::IoError("{}: cannot make a temporary copy in {} (TMPDIR chooses where): {}", kName,
+                         directory, std::strerror(errno));
   }
-  std::unique_ptr<StandardInputCopy> copy(new StandardInputCopy(path));  // removes the file from here on
+  std::unique_ptr<StandardInputCopy> copy(
+      new StandardInputCopy(path));  // removes the file from here on
   struct stat info;
-  if (::fstat(STDIN_FILENO, &info) == 0 && S_ISREG(info.st_mode)) copy->source_ = base::FileIdentity::Of(info);
+  if (::fstat(STDIN_FILENO, &info) == 0 && S_ISREG(info.st_mode))
+    copy->source_ = base::FileIdentity::Of(info);
   std::vector<char> block(kBlockBytes);
   for (;;) {
     const ssize_t got = ReadStandardInput(block.data(), block.size());
     if (got < 0) return base::IoError("{}: cannot read: {}", kName, std::strerror(errno));
     if (got == 0) break;
     if (!WriteAll(fd.get(), block.data(), static_cast<size_t>(got))) {
-      return base::IoError("{}: cannot copy it to {} (TMPDIR chooses where): {}", kName, path, std::strerror(errno));
+      return base::IoError("{}: cannot copy it to {} (TMPDIR chooses where): {}", kName, path,
+                           std::strerror(errno));
     }
   }
   if (!fd.Close()) {
-    return base::IoError("{}: cannot copy it to {} (TMPDIR chooses where): {}", kName, path, std::strerror(errno));
+    return base::IoError("{}: cannot copy it to {} (TMPDIR chooses where): {}", kName, path,
+                         std::strerror(errno));
   }
   return copy;
 }

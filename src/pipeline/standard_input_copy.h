@@ -7,9 +7,9 @@
 //   ASSIGN_OR_RETURN(std::unique_ptr<StandardInputCopy> copy, StandardInputCopy::Create());
 //   LoadTrace(copy->path(), builder, "standard input");
 //
-// The copy is made in $TMPDIR (else /tmp), readable by its owner only, and removed when the object goes
-// away, or when a signal stops ampprof (removal_on_signal.h). Memory stays at one block whatever the
-// size of the trace.
+// The copy is made in $TMPDIR (else /tmp), readable by its owner only, and removed when the object
+// goes away, or when a signal stops ampprof (removal_on_signal.h). Memory stays at one block
+// whatever the size of the trace.
 
 #include <memory>
 #include <optional>
@@ -26,8 +26,8 @@ class StandardInputCopy {
  public:
   static constexpr std::string_view kName = "standard input";
 
-  // Reads standard input to its end. Errors: it cannot be read, or the copy cannot be written (a full
-  // temporary directory), naming the reason.
+  // Reads standard input to its end. Errors: it cannot be read, or the copy cannot be written (a
+  // full temporary directory), naming the reason.
   static base::StatusOr<std::unique_ptr<StandardInputCopy>> Create();
   ~StandardInputCopy();
   StandardInputCopy(const StandardInputCopy&) = delete;

@@ -14,19 +14,22 @@
 //     ...
 //   }
 //
-// - A file the user named is read, or fails the whole command with its error (missing, unreadable, not
-//   a trace). Only regular files are read: a named pipe, a device or a socket is refused in one line,
-//   never opened for a blocking read (trace_loader.h).
-// - A directory stands for the trace files directly in it, in name order. Every entry that is not used
-//   is named in a warning on stderr ("ampprof: warning: skipping DIR/ENTRY: REASON") and the rest go on:
-//   a subdirectory, a named pipe or a device, a broken symbolic link, a loop of symbolic links, a file
-//   that cannot be opened or read (with the system's reason), an empty file, a file of no known
-//   format; and, once the caller has tried it, a file that looks like a trace but fails to load (with
-//   its error; Skip()). Each entry is judged on its own, so the order of the entries changes nothing.
-//   A directory is an error only when no trace is left in it. What ampprof itself writes beside the
-//   traces of `run` and `compare` (report.html, the library logs of --library-logs) is passed over
-//   without a warning (said at --log-level info).
-// - "-" is standard input, copied to a private temporary file (standard_input_copy.h) that lives as long
+// - A file the user named is read, or fails the whole command with its error (missing, unreadable,
+// not
+//   a trace). Only regular files are read: a named pipe, a device or a socket is refused in one
+//   line, never opened for a blocking read (trace_loader.h).
+// - A directory stands for the trace files directly in it, in name order. Every entry that is not
+// used
+//   is named in a warning on stderr ("ampprof: warning: skipping DIR/ENTRY: REASON") and the rest
+//   go on: a subdirectory, a named pipe or a device, a broken symbolic link, a loop of symbolic
+//   links, a file that cannot be opened or read (with the system's reason), an empty file, a file
+//   of no known format; and, once the caller has tried it, a file that looks like a trace but fails
+//   to load (with its error; Skip()). Each entry is judged on its own, so the order of the entries
+//   changes nothing. A directory is an error only when no trace is left in it. What ampprof itself
+//   writes beside the traces of `run` and `compare` (report.html, the library logs of
+//   --library-logs) is passed over without a warning (said at --log-level info).
+// - "-" is standard input, copied to a private temporary file (standard_input_copy.h) that lives as
+// long
 //   as the TraceInputs; it can be given once. Messages and reports call it "standard input".
 
 #include <cstddef>
@@ -51,7 +54,8 @@ struct TraceFile {
 
   std::string path;  // what to open
   std::string name;  // how messages and reports name it: the path, or "standard input"
-  // The file it is (for standard input, the file redirected to it, if any): an output must not be it.
+  // The file it is (for standard input, the file redirected to it, if any): an output must not be
+  // it.
   std::optional<base::FileIdentity> identity;
   // Where it was found: an index into its TraceInputs' directories, or -1 when the user named it.
   int directory = -1;
@@ -70,8 +74,9 @@ class TraceInputs {
   bool empty() const { return files_.empty(); }
 
   // `file` could not be loaded. A file the user named: returns `error` as it is. A file found in a
-  // directory: warns "skipping ERROR" on stderr and returns OK, or an error naming the directory when
-  // no trace is left in it. Const, so that a const TraceInputs can be read with it; it only counts.
+  // directory: warns "skipping ERROR" on stderr and returns OK, or an error naming the directory
+  // when no trace is left in it. Const, so that a const TraceInputs can be read with it; it only
+  // counts.
   base::Status Skip(const TraceFile& file, const base::Status& error) const;
 
   // An error naming both when `output` is one of these files (through any link): writing it would
@@ -95,8 +100,8 @@ class TraceInputs {
   std::unique_ptr<StandardInputCopy> standard_input_;
 };
 
-// Files, directories and "-", in the order given (a directory's files in name order). Errors: a named
-// file that cannot be used, a directory that cannot be listed or holds no trace, "-" twice.
+// Files, directories and "-", in the order given (a directory's files in name order). Errors: a
+// named file that cannot be used, a directory that cannot be listed or holds no trace, "-" twice.
 base::StatusOr<TraceInputs> ExpandTraceInputs(const std::vector<std::string>& paths);
 
 // One trace file or "-"; a directory is an error ("is a directory, not a trace file").

@@ -19,23 +19,28 @@ namespace {
 constexpr std::string_view kSqliteMagic("SQLite format 3\0", 16);
 
 bool StartsWith(std::span<const uint8_t> bytes, std::string_view prefix) {
-  return bytes.size() >= prefix.size() && std::memcmp(bytes.data(), prefix.data(), prefix.size()) == 0;
+  return bytes.size() >= prefix.size() &&
+         std::memcmp(bytes.data(), prefix.data(), prefix.size()) == 0;
 }
 
-bool IsJsonBlank(uint8_t byte) { return byte == ' ' || byte == '\n' || byte == '\r' || byte == '\t'; }
+bool IsJsonBlank(uint8_t byte) {
+  return byte == ' ' || byte == '\n' || byte == '\r' || byte == '\t';
+}
 
 // The formats with magic bytes, told from the start of the file.
 TraceFormat ClassifyMagic(std::span<const uint8_t> head) {
   if (records::LooksLikeAmpt(head)) return TraceFormat::kAmpt;
   if (StartsWith(head, kSqliteMagic)) return TraceFormat::kNsysSqlite;
-  if (head.size() >= 2 && head[0] == 0x1f && head[1] == 0x8b) return TraceFormat::kKinetoJson;  // gzip
+  if (head.size() >= 2 && head[0] == 0x1f && head[1] == 0x8b)
+    return TraceFormat::kKinetoJson;  // gzip
   return TraceFormat::kUnknown;
 }
 
 base::Status Renamed(const base::Status& status, const std::string& from, std::string_view to) {
   if (status.ok() || from == to) return status;
   std::string message = status.message();
-  for (size_t at = message.find(from); at != std::string::npos; at = message.find(from, at + to.size())) {
+  for (size_t at = message.find(from); at != std::string::npos;
+       at = message.find(from, at + to.size())) {
     message.replace(at, from.size(), to);
   }
   return base::Status(status.code(), std::move(message));
@@ -43,10 +48,14 @@ base::Status Renamed(const base::Status& status, const std::string& from, std::s
 
 base::Status Import(TraceFormat format, const std::string& path, records::RecordSink& sink) {
   switch (format) {
-    case TraceFormat::kAmpt: return records::ReadAmptFile(path, sink);
-    case TraceFormat::kKinetoJson: return kineto::ImportKinetoTrace(path, sink);
-    case TraceFormat::kNsysSqlite: return nsys::ImportNsysSqlite(path, sink);
-    case TraceFormat::kUnknown: break;
+    case TraceFormat::kAmpt:
+      return records::ReadAmptFile(path, sink);
+    case TraceFormat::kKinetoJson:
+      return kineto::ImportKinetoTrace(path, sink);
+    case TraceFormat::kNsysSqlite:
+      return nsys::ImportNsysSqlite(path, sink);
+    case TraceFormat::kUnknown:
+      break;
   }
   return NotATraceError(path);
 }
@@ -55,17 +64,22 @@ base::Status Import(TraceFormat format, const std::string& path, records::Record
 
 base::Status NotATraceError(std::string_view name) {
   return base::InvalidDataError(
-      "{}: not a trace ampprof can read (expected an .ampt trace, PyTorch profiler JSON or an Nsight "
+      "{}: not a trace ampprof can read (expected an .ampt trace, PyTorch profiler JSON or an "
+      "Nsight "
       "Systems SQLite export)",
       name);
 }
 
 std::string_view TraceFormatName(TraceFormat format) {
   switch (format) {
-    case TraceFormat::kAmpt: return "ampprof trace";
-    case TraceFormat::kKinetoJson: return "PyTorch profiler (Kineto) JSON";
-    case TraceFormat::kNsysSqlite: return "Nsight Systems SQLite export";
-    case TraceFormat::kUnknown: return "unknown format";
+    case TraceFormat::kAmpt:
+      return "ampprof trace";
+    case TraceFormat::kKinetoJson:
+      return "PyTorch profiler (Kineto) JSON";
+    case TraceFormat::kNsysSqlite:
+      return "Nsight Systems SQLite export";
+    case TraceFormat::kUnknown:
+      return "unknown format";
   }
   return "unknown format";
 }
@@ -88,11 +102,14 @@ base::StatusOr<base::UniqueFd> OpenTraceFile(const std::string& path, std::strin
     return base::IoError("{}: cannot open: {}", name, std::strerror(error));
   }
   struct stat info;
-  if (::fstat(fd.get(), &info) != 0) return base::IoError("{}: cannot stat: {}", name, std::strerror(errno));
-  if (S_ISDIR(info.st_mode)) return base::InvalidArgumentError("{}: is a directory, not a trace file", name);
+  if (::fstat(fd.get(), &info) != 0)
+    return base::IoError("{}: cannot stat: {}", name, std::strerror(errno));
+  if (S_ISDIR(info.st_mode))
+    return base::InvalidArgumentError("{}: is a directory, not a trace file", name);
   if (!S_ISREG(info.st_mode)) {
     return base::InvalidArgumentError(
-        "{}: is {}, not a trace file; ampprof reads traces from regular files (give - to read one from "
+        "{}: is {}, not a trace file; ampprof reads traces from regular files (give - to read one "
+        "from "
         "standard input)",
         name, FileTypeName(info.st_mode));
   }
@@ -114,9 +131,11 @@ base::StatusOr<TraceFormat> SniffTraceFormat(int fd, std::string_view name) {
     }
     const std::span<const uint8_t> bytes(block.data(), static_cast<size_t>(got));
     if (offset == 0) {
-      if (const TraceFormat format = ClassifyMagic(bytes); format != TraceFormat::kUnknown) return format;
+      if (const TraceFormat format = ClassifyMagic(bytes); format != TraceFormat::kUnknown)
+        return format;
     }
-    // JSON: the first byte after blank space and a byte-order mark (EF BB BF) opens an object or an array.
+    // JSON: the first byte after blank space and a byte-order mark (EF BB BF) opens an object or an
+    // array.
     for (const uint8_t byte : bytes) {
       if (IsJsonBlank(byte)) continue;
       if (byte == 0xef && !saw_byte_order_mark) {
@@ -135,14 +154,15 @@ base::StatusOr<TraceFormat> SniffTraceFormat(const std::string& path) {
   return SniffTraceFormat(fd.get(), path);
 }
 
-base::StatusOr<TraceFormat> LoadTrace(const std::string& path, records::RecordSink& sink, std::string_view name) {
+base::StatusOr<TraceFormat> LoadTrace(const std::string& path, records::RecordSink& sink,
+                                      std::string_view name) {
   const std::string shown(name.empty() ? std::string_view(path) : name);
   ASSIGN_OR_RETURN(const base::UniqueFd fd, OpenTraceFile(path, shown));
   ASSIGN_OR_RETURN(const TraceFormat format, SniffTraceFormat(fd.get(), shown));
-  // The importers open files by name. They are given the file checked above through its descriptor's
-  // name in /proc (reopening it opens this very file, whatever the path names by now), and their
-  // messages get the user's name for it back. SQLite resolves that link to the file's current name
-  // before it opens it. Without /proc, the path itself.
+  // The importers open files by name. They are given the file checked above through its
+  // descriptor's name in /proc (reopening it opens this very file, whatever the path names by now),
+  // and their messages get the user's name for it back. SQLite resolves that link to the file's
+  // current name before it opens it. Without /proc, the path itself.
   std::string opened = "/proc/self/fd/" + std::to_string(fd.get());
   if (::access(opened.c_str(), R_OK) != 0) opened = path;
   RETURN_IF_ERROR(Renamed(Import(format, opened, sink), opened, shown));

@@ -1,5 +1,6 @@
-// FdOutputBuffer keeps why a write failed and refuses everything after it, so that a lost report is an
-// error naming the reason (std::ofstream on /dev/full only sets failbit, and stdout was never checked).
+// FdOutputBuffer keeps why a write failed and refuses everything after it, so that a lost report is
+// an error naming the reason (std::ofstream on /dev/full only sets failbit, and stdout was never
+// checked).
 
 #include "src/base/fd_output_buffer.h"
 
@@ -53,7 +54,8 @@ TEST(FdOutputBuffer, AClosedPipeIsAnError) {
   struct sigaction ignore {};
   struct sigaction previous {};
   ignore.sa_handler = SIG_IGN;
-  ASSERT_EQ(::sigaction(SIGPIPE, &ignore, &previous), 0);  // as a Python parent leaves it: EPIPE, no signal
+  ASSERT_EQ(::sigaction(SIGPIPE, &ignore, &previous),
+            0);  // as a Python parent leaves it: EPIPE, no signal
   FdOutputBuffer buffer(pipe_fds[1]);
   std::ostream out(&buffer);
   out << "report\n";

@@ -1,13 +1,14 @@
-// OutputFile: a regular file is written beside its target and renamed over it only once complete, so
-// that a failure never leaves the target empty or half written (`export -o T.json T.json` truncated the
-// trace before reading it); every write is checked and a failure names the file and the reason.
+// OutputFile: a regular file is written beside its target and renamed over it only once complete,
+// so that a failure never leaves the target empty or half written (`export -o T.json T.json`
+// truncated the trace before reading it); every write is checked and a failure names the file and
+// the reason.
 
 #include "src/base/output_file.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <sys/stat.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -31,7 +32,8 @@ std::string Contents(const std::string& path) {
 
 std::vector<std::string> Names(const std::string& directory) {
   std::vector<std::string> names;
-  for (const auto& entry : std::filesystem::directory_iterator(directory)) names.push_back(entry.path().filename().string());
+  for (const auto& entry : std::filesystem::directory_iterator(directory))
+    names.push_back(entry.path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
 }
@@ -126,8 +128,8 @@ TEST(OutputFile, ADescriptorIsWrittenAsItIsAndLeftOpen) {
   ::close(pipe_fds[1]);
 }
 
-// Ctrl-C while a report is being written leaves no temporary file behind (the child dies of the signal,
-// as it would without the handler).
+// Ctrl-C while a report is being written leaves no temporary file behind (the child dies of the
+// signal, as it would without the handler).
 TEST(OutputFile, ASignalRemovesTheTemporaryFile) {
   const testing::TempDir dir;
   const pid_t child = ::fork();

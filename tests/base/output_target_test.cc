@@ -1,5 +1,5 @@
-// OutputTarget: where an output goes, checked before anything is written, and when two outputs are one
-// file (through links: `analyze --html X -o X` wrote one over the other without a word).
+// OutputTarget: where an output goes, checked before anything is written, and when two outputs are
+// one file (through links: `analyze --html X -o X` wrote one over the other without a word).
 
 #include "src/base/output_target.h"
 
@@ -43,9 +43,11 @@ TEST(OutputTarget, ErrorsNameThePathAndTheReason) {
   const testing::TempDir dir;
   EXPECT_EQ(OutputTarget::Resolve(dir.File("no/such/dir/report.txt")).status().message(),
             dir.File("no/such/dir/report.txt") + ": cannot write: No such file or directory");
-  EXPECT_EQ(OutputTarget::Resolve(dir.path()).status().message(), dir.path() + ": cannot write: Is a directory");
+  EXPECT_EQ(OutputTarget::Resolve(dir.path()).status().message(),
+            dir.path() + ": cannot write: Is a directory");
   const std::string long_name = dir.File(std::string(300, 'n'));
-  EXPECT_EQ(OutputTarget::Resolve(long_name).status().message(), long_name + ": cannot write: File name too long");
+  EXPECT_EQ(OutputTarget::Resolve(long_name).status().message(),
+            long_name + ": cannot write: File name too long");
   std::ofstream(dir.File("file")) << "x";
   EXPECT_EQ(OutputTarget::Resolve(dir.File("file/report.txt")).status().message(),
             dir.File("file/report.txt") + ": cannot write: Not a directory");
@@ -84,7 +86,8 @@ TEST(OutputTarget, HardLinksAreTheSameFileAndOtherFilesAreNot) {
   EXPECT_TRUE(a->regular());
   EXPECT_TRUE(a->SameFileAs(*OutputTarget::Resolve(dir.File("hard.txt"))));
   EXPECT_FALSE(a->SameFileAs(*OutputTarget::Resolve(dir.File("b.txt"))));
-  EXPECT_FALSE(OutputTarget::Resolve(dir.File("new1.txt"))->SameFileAs(*OutputTarget::Resolve(dir.File("new2.txt"))));
+  EXPECT_FALSE(OutputTarget::Resolve(dir.File("new1.txt"))
+                   ->SameFileAs(*OutputTarget::Resolve(dir.File("new2.txt"))));
 }
 
 TEST(OutputTarget, KeepsTheModeOfTheFileItReplaces) {

@@ -5,6 +5,8 @@
 #include "src/pipeline/trace_inputs.h"
 
 #include <fcntl.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,9 +15,6 @@
 #include <fstream>
 #include <string>
 #include <vector>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "collectors/records/ampt_writer.h"
 #include "src/base/output_target.h"
@@ -72,28 +71,32 @@ TEST(ExpandTraceInputs, NamesEverySkippedEntryWithItsReasonAndKeepsTheTraces) {
   std::filesystem::create_symlink("loop-b", traces + "/loop-a");
   std::filesystem::create_symlink("loop-a", traces + "/loop-b");
   ASSERT_EQ(::mkfifo((traces + "/live.pipe").c_str(), 0600), 0);
-  WriteText(traces + "/report.html", "<!DOCTYPE html>");  // ampprof run's own page: passed over quietly
+  WriteText(traces + "/report.html",
+            "<!DOCTYPE html>");  // ampprof run's own page: passed over quietly
 
   ::alarm(30);  // the FIFO must not be opened for a blocking read
   const Expanded expanded = ExpandCapturingStderr({traces});
   ::alarm(0);
   ASSERT_TRUE(expanded.inputs.ok()) << expanded.inputs.status().ToString();
   EXPECT_EQ(Names(*expanded.inputs),
-            (std::vector<std::string>{traces + "/rank0.ampt", traces + "/rank1.json", traces + "/rank2.json"}));
+            (std::vector<std::string>{traces + "/rank0.ampt", traces + "/rank1.json",
+                                      traces + "/rank2.json"}));
   const std::string warning = "ampprof: warning: skipping " + traces;
-  EXPECT_EQ(expanded.stderr_text,
-            warning + "/README.txt: not a trace ampprof can read (expected an .ampt trace, PyTorch profiler JSON "
-                      "or an Nsight Systems SQLite export)\n" +
-                warning + "/broken.ampt: a broken symbolic link (what it points to does not exist)\n" +
-                warning + "/empty.ampt: file is empty\n" +
-                warning + "/live.pipe: a named pipe (FIFO), not a trace file\n" +
-                warning + "/loop-a: a loop of symbolic links\n" +
-                warning + "/loop-b: a loop of symbolic links\n" +
-                warning + "/old: a directory (not searched)\n");
+  EXPECT_EQ(
+      expanded.stderr_text,
+      warning +
+          "/README.txt: not a trace ampprof can read (expected an .ampt trace, PyTorch profiler "
+          "JSON "
+          "or an Nsight Systems SQLite export)\n" +
+          warning + "/broken.ampt: a broken symbolic link (what it points to does not exist)\n" +
+          warning + "/empty.ampt: file is empty\n" + warning +
+          "/live.pipe: a named pipe (FIFO), not a trace file\n" + warning +
+          "/loop-a: a loop of symbolic links\n" + warning + "/loop-b: a loop of symbolic links\n" +
+          warning + "/old: a directory (not searched)\n");
 }
 
-// The loop used to fail the whole directory when its entry came last and pass when another entry came
-// after it (the error code of one entry was overwritten by the next).
+// The loop used to fail the whole directory when its entry came last and pass when another entry
+// came after it (the error code of one entry was overwritten by the next).
 TEST(ExpandTraceInputs, ALoopOfSymbolicLinksIsSkippedWhereverItComesInTheDirectory) {
   for (const std::string loop : {"0-loop", "m-loop", "z-loop"}) {
     TempDir dir;
@@ -157,11 +160,13 @@ TEST(ExpandTraceInputs, NamedFilesFailWithTheirError) {
   const auto fifo = ExpandTraceInputs({dir.File("pipe")});
   ::alarm(0);
   EXPECT_THAT(fifo.status().message(), HasSubstr("pipe: is a named pipe (FIFO), not a trace file"));
-  EXPECT_EQ(ExpandTraceInputs({dir.File("missing.ampt")}).status().message(), dir.File("missing.ampt") + ": no such file");
+  EXPECT_EQ(ExpandTraceInputs({dir.File("missing.ampt")}).status().message(),
+            dir.File("missing.ampt") + ": no such file");
   const auto notes = ExpandTraceInputs({dir.File("notes.txt")});
   ASSERT_TRUE(notes.ok());
   EXPECT_EQ(notes->begin()->directory, -1);
-  EXPECT_EQ(ResolveTraceFile(dir.path()).status().message(), dir.path() + ": is a directory, not a trace file");
+  EXPECT_EQ(ResolveTraceFile(dir.path()).status().message(),
+            dir.path() + ": is a directory, not a trace file");
 }
 
 TEST(TraceInputs, SkipGoesOnInADirectoryUntilNothingIsLeft) {
@@ -178,12 +183,16 @@ TEST(TraceInputs, SkipGoesOnInADirectoryUntilNothingIsLeft) {
   ::testing::internal::CaptureStderr();
   EXPECT_TRUE(inputs->Skip(files[1], base::InvalidDataError("{}: cut short", files[1].name)).ok());
   EXPECT_TRUE(inputs->Skip(files[2], base::InvalidDataError("{}: cut short", files[2].name)).ok());
-  const base::Status last = inputs->Skip(files[3], base::InvalidDataError("{}: cut short", files[3].name));
+  const base::Status last =
+      inputs->Skip(files[3], base::InvalidDataError("{}: cut short", files[3].name));
   EXPECT_EQ(::testing::internal::GetCapturedStderr(),
-            "ampprof: warning: skipping " + dir.File("a.ampt") + ": cut short\nampprof: warning: skipping " +
-                dir.File("b.ampt") + ": cut short\nampprof: warning: skipping " + dir.File("named.ampt") +
+            "ampprof: warning: skipping " + dir.File("a.ampt") +
+                ": cut short\nampprof: warning: skipping " + dir.File("b.ampt") +
+                ": cut short\nampprof: warning: skipping " + dir.File("named.ampt") +
                 ": cut short\n");
-  EXPECT_EQ(last.message(), dir.path() + ": no trace in this directory could be read (3 entries skipped, as said above)");
+  EXPECT_EQ(
+      last.message(),
+      dir.path() + ": no trace in this directory could be read (3 entries skipped, as said above)");
 }
 
 TEST(TraceInputs, AnOutputThatIsAnInputIsRefusedThroughAnyLink) {

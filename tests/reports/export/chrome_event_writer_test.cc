@@ -1,14 +1,14 @@
-// ChromeEventWriter's memory stays at one buffer whatever happens to its stream: once a write failed
-// it kept every later event in memory, so `export -o /dev/full` of a 10^6-kernel trace grew to 1.5 GB
-// (17 GB at 10^7) before it said anything.
+// ChromeEventWriter's memory stays at one buffer whatever happens to its stream: once a write
+// failed it kept every later event in memory, so `export -o /dev/full` of a 10^6-kernel trace grew
+// to 1.5 GB (17 GB at 10^7) before it said anything.
 
 #include "reports/export/chrome_event_writer.h"
+
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <sstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 namespace ampprof::reports {
 namespace {
@@ -19,8 +19,8 @@ TEST(ChromeEventWriter, AFailedStreamHoldsNoMoreThanOneBuffer) {
   ChromeEventWriter writer(out);
   writer.BeginDocument("");
   for (int64_t i = 0; i < 100000; ++i) {  // about 10 MB of events
-    writer.Complete("void gemm_kernel<float, 128, 128>(float const*, float*)", "kernel", {1, 7}, {i * 10, i * 10 + 5},
-                    [](ChromeArgs& args) { args.Int("stream", 7); });
+    writer.Complete("void gemm_kernel<float, 128, 128>(float const*, float*)", "kernel", {1, 7},
+                    {i * 10, i * 10 + 5}, [](ChromeArgs& args) { args.Int("stream", 7); });
   }
   EXPECT_TRUE(writer.failed());
   EXPECT_LE(writer.buffered_bytes(), size_t{1} << 21);
