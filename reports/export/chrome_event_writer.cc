@@ -81,8 +81,7 @@ void ChromeEventWriter::Open(char phase, std::string_view name, std::string_view
 
 void ChromeEventWriter::Close() {
   buffer_.push_back('}');
-  // A failed stream stops the writing: the rest of a multi-gigabyte trace would only fail again.
-  if (buffer_.size() >= kFlushBytes && out_) Flush();
+  if (buffer_.size() >= kFlushBytes) Flush();
 }
 
 void ChromeEventWriter::AppendDuration(base::DurationNs duration) {
@@ -90,6 +89,8 @@ void ChromeEventWriter::AppendDuration(base::DurationNs duration) {
 }
 
 void ChromeEventWriter::Flush() {
+  // Once a write has failed, what follows is dropped, not kept: buffering the rest of a
+  // multi-gigabyte trace for a stream that cannot take it would only grow memory.
   if (out_) out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
   buffer_.clear();
 }

@@ -2,7 +2,8 @@
 #define AMPPROF_REPORTS_EXPORT_CHROME_EVENT_WRITER_H_
 
 // ChromeEventWriter: streams a Trace Event Format document ("JSON Object Format") to an ostream,
-// one event at a time, through a buffer it flushes every ~1 MiB. It knows the format's shapes
+// one event at a time, through a buffer it flushes every ~1 MiB; memory stays at that buffer whatever
+// the trace's size, also when the stream fails. It knows the format's shapes
 // (complete, instant, flow and metadata events), not what they mean; chrome_trace_exporter.cc
 // decides that.
 //
@@ -61,6 +62,11 @@ class ChromeEventWriter {
   void BeginDocument(std::string_view members);
   // Closes the document and flushes; an error if any write failed.
   base::Status EndDocument();
+  // Whether a write has failed: the document is lost, and the caller can stop producing events. Events
+  // given after a failure are dropped.
+  bool failed() const { return !out_; }
+  // What is held in memory, not yet written: at most about a flush's worth (~1 MiB).
+  size_t buffered_bytes() const { return buffer_.size(); }
 
   // "ph": "X": a slice on `track` over `interval`. `append_args` fills the event's args.
   template <typename AppendArgs>

@@ -79,6 +79,8 @@ class ChromeTraceExporter {
     flow_ids_.memsets = flow_ids_.memcpys + model_.memcpys().size();
   }
 
+  // Each part stops at the first failed write (a full disk, a closed pipe): the rest would only be
+  // generated to be dropped, which for millions of events is most of the export's time.
   base::Status Run() {
     writer_.BeginDocument(TopLevelMembers());
     WriteTrackNames();
@@ -216,7 +218,7 @@ class ChromeTraceExporter {
 
   void WriteApiCalls() {
     const model::ApiCallTable& calls = model_.api_calls();
-    for (uint32_t i = 0; i < calls.size(); ++i) {
+    for (uint32_t i = 0; i < calls.size() && !writer_.failed(); ++i) {
       const model::ApiCallRow row(i);
       writer_.Complete(model_.Text(calls.name[row]), ApiEventCategory(calls.domain[row]),
                        HostTrack(calls.thread[row]), {calls.start[row], calls.end[row]},
@@ -226,7 +228,7 @@ class ChromeTraceExporter {
 
   void WriteRanges() {
     const model::RangeTable& ranges = model_.ranges();
-    for (uint32_t i = 0; i < ranges.size(); ++i) {
+    for (uint32_t i = 0; i < ranges.size() && !writer_.failed(); ++i) {
       const model::RangeRow row(i);
       const model::RangeLabel& label = model_.label(row);
       writer_.Complete(model_.Text(label.name), RangeEventCategory(label.category),
@@ -245,7 +247,7 @@ class ChromeTraceExporter {
 
   void WriteMarks() {
     const model::MarkTable& marks = model_.marks();
-    for (uint32_t i = 0; i < marks.size(); ++i) {
+    for (uint32_t i = 0; i < marks.size() && !writer_.failed(); ++i) {
       const model::MarkRow row(i);
       writer_.Instant(model_.Text(marks.name[row]), "nvtx", HostTrack(marks.thread[row]),
                       marks.timestamp[row], [&](ChromeArgs& args) {
@@ -268,7 +270,7 @@ class ChromeTraceExporter {
 
   void WriteKernels() {
     const model::KernelTable& kernels = model_.kernels();
-    for (uint32_t i = 0; i < kernels.size(); ++i) {
+    for (uint32_t i = 0; i < kernels.size() && !writer_.failed(); ++i) {
       const model::KernelRow row(i);
       const model::KernelSignature& signature = model_.signature(kernels.signature[row]);
       const model::StreamRow stream = kernels.stream[row];
@@ -291,7 +293,7 @@ class ChromeTraceExporter {
 
   void WriteMemcpys() {
     const model::MemcpyTable& copies = model_.memcpys();
-    for (uint32_t i = 0; i < copies.size(); ++i) {
+    for (uint32_t i = 0; i < copies.size() && !writer_.failed(); ++i) {
       const model::MemcpyRow row(i);
       const model::StreamRow stream = copies.stream[row];
       const model::ApiCallRow launch = copies.launch[row];
@@ -312,7 +314,7 @@ class ChromeTraceExporter {
 
   void WriteMemsets() {
     const model::MemsetTable& memsets = model_.memsets();
-    for (uint32_t i = 0; i < memsets.size(); ++i) {
+    for (uint32_t i = 0; i < memsets.size() && !writer_.failed(); ++i) {
       const model::MemsetRow row(i);
       const model::StreamRow stream = memsets.stream[row];
       const model::ApiCallRow launch = memsets.launch[row];

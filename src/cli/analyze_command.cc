@@ -4,9 +4,10 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
+#include <functional>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +19,8 @@
 
 #include "analyzers/report/verdict.h"
 #include "reports/html/html_reporter.h"
+#include "src/base/output_file.h"
+#include "src/base/output_target.h"
 #include "src/cli/exit_codes.h"
 #include "src/cli/progress_bar.h"
 #include "src/cli/report_formats.h"
@@ -36,15 +39,46 @@ struct AnalyzeOptions {
   std::string html;     // also write the HTML page there
 };
 
-// --html: the self-contained HTML page (reports/html), besides the report in --format.
-bool WriteHtml(const std::vector<analyzers::Report>& reports, const std::string& path) {
-  std::ofstream file(path, std::ios::out | std::ios::trunc | std::ios::binary);
-  if (file) reports::RenderHtml(reports, file, {});
-  if (!file || !file.flush()) {
-    fmt::print(std::cerr, "ampprof analyze: {}: cannot write the HTML report\n", path);
-    return false;
+// Where the report and the HTML page go, checked before any trace is read: an output that cannot be
+// written fails at once, and two outputs that are one file are refused (one would replace the other).
+struct Outputs {
+  base::OutputTarget report;               // -o, else standard output
+  std::optional<base::OutputTarget> html;  // --html
+};
+
+base::StatusOr<Outputs> ResolveOutputs(const AnalyzeOptions& options) {
+  ASSIGN_OR_RETURN(base::OutputTarget report,
+                   base::OutputTarget::Resolve(options.output.empty() ? "-" : options.output));
+  Outputs outputs{std::move(report), std::nullopt};
+  if (options.html.empty()) return outputs;
+  ASSIGN_OR_RETURN(outputs.html, base::OutputTarget::Resolve(options.html));
+  if (outputs.html->SameFileAs(outputs.report)) {
+    return base::InvalidArgumentError("{}: --html and the report are the same file; give each its own",
+                                      outputs.html->name());
   }
-  return true;
+  return outputs;
+}
+
+// Run by the pipeline once the traces are known and before any is read: no output may be an input.
+base::Status RefuseOutputsThatAreInputs(const Outputs& outputs, const pipeline::TraceInputs& traces,
+                                        const pipeline::TraceInputs& baseline) {
+  for (const pipeline::TraceInputs* inputs : {&traces, &baseline}) {
+    RETURN_IF_ERROR(inputs->RefuseOutput(outputs.report));
+    if (outputs.html) RETURN_IF_ERROR(inputs->RefuseOutput(*outputs.html));
+  }
+  return base::OkStatus();
+}
+
+// Renders into `target` and checks that all of it was written (the file and the reason otherwise).
+bool WriteOutput(const base::OutputTarget& target, const std::function<void(std::ostream&)>& render) {
+  auto output = base::OutputFile::Open(target);
+  base::Status status = output.status();
+  if (output.ok()) {
+    render((*output)->stream());
+    status = (*output)->Commit();
+  }
+  if (!status.ok()) fmt::print(std::cerr, "ampprof analyze: {}\n", status.message());
+  return status.ok();
 }
 
 // Colour only for a person at a terminal: stdout is one, and neither NO_COLOR (https://no-color.org:
@@ -92,25 +126,33 @@ int Analyze(const AnalyzeOptions& options) {
     fmt::print(std::cerr, "ampprof analyze: unknown format '{}'\n", options.format);
     return kExitUsage;
   }
+  const auto outputs = ResolveOutputs(options);
+  if (!outputs.ok()) {
+    fmt::print(std::cerr, "ampprof analyze: {}\n", outputs.status().message());
+    return kExitBadInput;
+  }
   const std::unique_ptr<ProgressBar> progress = MakeTerminalProgress();
-  auto reports = pipeline::AnalyzeTraces(options.traces, {.baseline = options.baseline, .progress = progress.get()});
+  const auto refuse_inputs = [&](const pipeline::TraceInputs& traces, const pipeline::TraceInputs& baseline) {
+    return RefuseOutputsThatAreInputs(*outputs, traces, baseline);
+  };
+  auto reports = pipeline::AnalyzeTraces(
+      options.traces, {.baseline = options.baseline, .progress = progress.get(), .before_reading = refuse_inputs});
   if (!reports.ok()) {
     fmt::print(std::cerr, "ampprof analyze: {}\n", reports.status().message());
     return kExitBadInput;
   }
   WarnAboutDataLoss(*reports);
-  if (!options.html.empty() && !WriteHtml(*reports, options.html)) return kExitBadInput;
-  if (options.output.empty()) {
-    format->render(*reports, std::cout, {.color = ColorWanted(), .verbose = options.verbose});
-    std::cout.flush();
-  } else {
-    std::ofstream file(options.output, std::ios::out | std::ios::trunc);
-    if (file) format->render(*reports, file, {.color = false, .verbose = options.verbose});
-    if (!file || !file.flush()) {
-      fmt::print(std::cerr, "ampprof analyze: {}: cannot write the report\n", options.output);
-      return kExitBadInput;
-    }
+  // Both are written even when one fails; either failing is exit status 2.
+  bool written = true;
+  if (outputs->html) {
+    written = WriteOutput(*outputs->html,
+                          [&](std::ostream& out) { reports::RenderHtml(*reports, out, {}); });
   }
+  const bool to_stdout = outputs->report.kind() == base::OutputTarget::Kind::kDescriptor &&
+                         outputs->report.descriptor() == STDOUT_FILENO;
+  const ViewOptions view{.color = to_stdout && ColorWanted(), .verbose = options.verbose};
+  written &= WriteOutput(outputs->report, [&](std::ostream& out) { format->render(*reports, out, view); });
+  if (!written) return kExitBadInput;
   return GateOnFindings(*reports, options.fail_on);
 }
 
@@ -128,14 +170,16 @@ CommandAction AddAnalyzeCommand(CLI::App& app) {
       "analyze", "Read traces and print the diagnosis; with --baseline, compare with the FP32 run");
   command->add_option("traces", options->traces,
                       "Trace files or directories of them: .ampt, PyTorch profiler JSON (.json, .json.gz), "
-                      "Nsight Systems SQLite; each file is one process (rank) of the run")
+                      "Nsight Systems SQLite; each file is one process (rank) of the run; - reads one from "
+                      "standard input")
       ->required()
       ->type_name("TRACE");
   command->add_option("--baseline", options->baseline,
                       "The FP32 run of the same workload (a trace file, or a directory of rank traces): "
                       "compare the mixed-precision TRACE with it step by step and explain the difference")
       ->type_name("FP32_TRACE");
-  command->add_option("-o,--output", options->output, "Write the report to FILE instead of stdout")
+  command->add_option("-o,--output", options->output,
+                      "Write the report to FILE instead of stdout (replaced only once the report is complete)")
       ->type_name("FILE");
   command->add_option("--html", options->html,
                       "Also write the report as one self-contained HTML page to FILE (the same as "
@@ -153,8 +197,10 @@ CommandAction AddAnalyzeCommand(CLI::App& app) {
       ->type_name("LEVEL")
       ->check(CLI::IsMember({"warning", "critical"}));
   command->footer(
-      "Exit status: 0 report written, 1 bad usage, 2 a trace (or the baseline) could not be read or the "
-      "report could not be written, 4 report written and --fail-on found a finding at its level.\n"
+      "Exit status: 0 report written, 1 bad usage, 2 a trace (or the baseline) could not be read, or an "
+      "output could not be written (standard output included) or would replace an input, 4 report "
+      "written and --fail-on found a finding at its level.\n"
+      "A directory stands for the traces in it; an entry that is not one is skipped with a warning.\n"
       "Colour: on when stdout is a terminal, unless NO_COLOR is set. A progress bar shows on stderr when it "
       "is a terminal and the analysis takes more than a second.\n"
       "A trace cut short (its process was killed) is analyzed as far as it goes; the report's \"Data "

@@ -1,5 +1,8 @@
 #include "src/cli/export_command.h"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -21,30 +24,33 @@ struct ExportOptions {
   std::string output;
 };
 
-// What was written and what to do with it, on stdout: the file is useless to someone who does not
-// know which tool opens it.
-void PrintSummary(const ExportOptions& options, pipeline::ExportFormat format,
-                  const pipeline::ExportSummary& summary) {
+// What was written and what to do with it: the file is useless to someone who does not know which
+// tool opens it. On stdout, unless the export itself went there; false if it could not be written.
+bool PrintSummary(pipeline::ExportFormat format, const pipeline::ExportSummary& summary) {
+  std::FILE* out = summary.to_standard_output ? stderr : stdout;
   const std::string diagnosis =
       fmt::format("{} training steps and {} findings",
                   base::FormatCount(static_cast<int64_t>(summary.steps)), summary.findings);
   if (format == pipeline::ExportFormat::kChromeTrace) {
-    fmt::print("wrote {}: {} kernels, {}\nopen it in https://ui.perfetto.dev or chrome://tracing\n",
-               options.output, base::FormatCount(static_cast<int64_t>(summary.kernels)), diagnosis);
-    return;
-  }
-  fmt::print("wrote {}: {} as NVTX ranges\n", options.output, diagnosis);
-  if (summary.nsys_timebase) {
-    fmt::print(
-        "merge it into the Nsight Systems report this trace was exported from:\n"
-        "  ImportNvtxt --cmd merge -i REPORT.nsys-rep -n {} -o MERGED.nsys-rep\n",
-        options.output);
+    fmt::print(out, "wrote {}: {} kernels, {}\nopen it in https://ui.perfetto.dev or chrome://tracing\n",
+               summary.output, base::FormatCount(static_cast<int64_t>(summary.kernels)), diagnosis);
   } else {
-    fmt::print(
-        "its timestamps are the trace's own clock; make a report of it with:\n"
-        "  ImportNvtxt --cmd create -n {} -o NEW.nsys-rep\n",
-        options.output);
+    fmt::print(out, "wrote {}: {} as NVTX ranges\n", summary.output, diagnosis);
+    if (summary.nsys_timebase) {
+      fmt::print(out,
+                 "merge it into the Nsight Systems report this trace was exported from:\n"
+                 "  ImportNvtxt --cmd merge -i REPORT.nsys-rep -n {} -o MERGED.nsys-rep\n",
+                 summary.output);
+    } else {
+      fmt::print(out,
+                 "its timestamps are the trace's own clock; make a report of it with:\n"
+                 "  ImportNvtxt --cmd create -n {} -o NEW.nsys-rep\n",
+                 summary.output);
+    }
   }
+  if (std::fflush(out) == 0 && std::ferror(out) == 0) return true;
+  if (out == stdout) fmt::print(std::cerr, "ampprof export: standard output: cannot write: {}\n", std::strerror(errno));
+  return false;
 }
 
 int Export(const ExportOptions& options) {
@@ -59,8 +65,7 @@ int Export(const ExportOptions& options) {
     fmt::print(std::cerr, "ampprof export: {}\n", summary.status().message());
     return kExitBadInput;
   }
-  PrintSummary(options, *format, *summary);
-  return kExitOk;
+  return PrintSummary(*format, *summary) ? kExitOk : kExitBadInput;
 }
 
 }  // namespace
@@ -73,7 +78,8 @@ CommandAction AddExportCommand(CLI::App& app) {
       "ampprof's training steps and findings on its timeline");
   command
       ->add_option("trace", options->trace,
-                   "Trace file: .ampt, PyTorch profiler JSON, Nsight Systems SQLite")
+                   "Trace file: .ampt, PyTorch profiler JSON, Nsight Systems SQLite; - reads it from "
+                   "standard input")
       ->required()
       ->type_name("TRACE");
   command
@@ -83,13 +89,14 @@ CommandAction AddExportCommand(CLI::App& app) {
           "steps and findings as NVTX ranges for Nsight Systems' ImportNvtxt")
       ->required()
       ->check(CLI::IsMember({"chrome", "nvtxt"}));
-  command->add_option("-o,--output", options->output, "File to write")
+  command->add_option("-o,--output", options->output,
+                      "File to write (replaced only once the export is complete); - is standard output")
       ->required()
       ->type_name("FILE");
   command->footer(
-      "Exit status: 0 written, 1 bad usage (an unknown format), 2 the trace could not be read or "
-      "the file "
-      "could not be written (nothing is left behind).");
+      "Exit status: 0 written, 1 bad usage (an unknown format), 2 the trace could not be read, or "
+      "the file could not be written (an existing file is left as it was, nothing else is left behind) "
+      "or is the trace itself.");
   return {command, [options] { return Export(*options); }};
 }
 

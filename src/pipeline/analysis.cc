@@ -88,15 +88,18 @@ class JobProgress {
   size_t done_ = 0;
 };
 
-base::StatusOr<std::vector<analyzers::BaselineRun>> ProfileBaseline(const std::vector<std::string>& files,
-                                                                     JobProgress& progress) {
+base::StatusOr<std::vector<analyzers::BaselineRun>> ProfileBaseline(const TraceInputs& files, JobProgress& progress) {
   std::vector<analyzers::BaselineRun> runs;
-  for (const std::string& file : files) {
-    progress.Start("reading the baseline", file);
-    ASSIGN_OR_RETURN(const LoadedTrace trace, LoadAndBuild(file));  // one model in memory at a time
-    progress.Start("profiling the baseline", file);
-    const analyzers::AnalysisInput input(trace.model);
-    runs.push_back(analyzers::ReduceBaseline(input, IdentityOf(trace)));
+  for (const TraceFile& file : files) {
+    progress.Start("reading the baseline", file.name);
+    auto trace = LoadAndBuild(file);  // one model in memory at a time
+    if (!trace.ok()) {
+      RETURN_IF_ERROR(files.Skip(file, trace.status()));
+      continue;
+    }
+    progress.Start("profiling the baseline", file.name);
+    const analyzers::AnalysisInput input(trace->model);
+    runs.push_back(analyzers::ReduceBaseline(input, IdentityOf(*trace)));
   }
   std::stable_sort(runs.begin(), runs.end(), [](const analyzers::BaselineRun& a, const analyzers::BaselineRun& b) {
     return SortKey(a.profile.identity.rank) < SortKey(b.profile.identity.rank);
@@ -150,37 +153,11 @@ std::vector<analyzers::Report> CompareRuns(const std::vector<analyzers::Baseline
 
 }  // namespace
 
-base::StatusOr<std::vector<std::string>> ExpandTraceInputs(const std::vector<std::string>& paths) {
-  std::vector<std::string> files;
-  for (const std::string& path : paths) {
-    std::error_code error;
-    if (!std::filesystem::is_directory(path, error)) {
-      files.push_back(path);
-      continue;
-    }
-    std::vector<std::string> found;
-    for (const auto& entry : std::filesystem::directory_iterator(path, error)) {
-      if (!entry.is_regular_file(error)) continue;
-      const auto format = SniffTraceFormat(entry.path().string());
-      if (format.ok() && *format != TraceFormat::kUnknown) {
-        found.push_back(entry.path().string());
-      } else {
-        base::LogInfo("skipping {}: not a trace", entry.path().string());
-      }
-    }
-    if (error) return base::IoError("{}: cannot list the directory: {}", path, error.message());
-    if (found.empty()) return base::InvalidDataError("{}: no trace files in this directory", path);
-    std::sort(found.begin(), found.end());
-    files.insert(files.end(), found.begin(), found.end());
-  }
-  return files;
-}
-
-base::StatusOr<LoadedTrace> LoadAndBuild(const std::string& path) {
+base::StatusOr<LoadedTrace> LoadAndBuild(const TraceFile& file) {
   model::ModelBuilder builder;
   const auto load_start = std::chrono::steady_clock::now();
-  ASSIGN_OR_RETURN(const TraceFormat format, LoadTrace(path, builder));
-  base::LogInfo("read {} ({}) in {:.3f} s", path, TraceFormatName(format), SecondsSince(load_start));
+  ASSIGN_OR_RETURN(const TraceFormat format, LoadTrace(file.path, builder, file.name));
+  base::LogInfo("read {} ({}) in {:.3f} s", file.name, TraceFormatName(format), SecondsSince(load_start));
   std::string description(TraceFormatName(format));
   if (format == TraceFormat::kAmpt) {
     description = "ampprof trace, format " + std::string(builder.Metadata("ampt_version"));
@@ -190,7 +167,7 @@ base::StatusOr<LoadedTrace> LoadAndBuild(const std::string& path) {
   base::LogInfo("built the model in {:.3f} s: {} kernels, {} API calls, {} ranges, {} of tables",
                 SecondsSince(build_start), model.kernels().size(), model.api_calls().size(),
                 model.ranges().size(), base::FormatBytes(model.MemoryBytes()));
-  return LoadedTrace{std::move(model), {path, std::move(description)}, format};
+  return LoadedTrace{std::move(model), {file.name, std::move(description)}, format};
 }
 
 analyzers::Report Analyze(const LoadedTrace& trace) {
@@ -200,13 +177,14 @@ analyzers::Report Analyze(const LoadedTrace& trace) {
 
 base::StatusOr<std::vector<analyzers::Report>> AnalyzeTraces(const std::vector<std::string>& paths,
                                                              const AnalyzeOptions& options) {
-  ASSIGN_OR_RETURN(const std::vector<std::string> files, ExpandTraceInputs(paths));
-  std::vector<std::string> baseline_files;
+  ASSIGN_OR_RETURN(const TraceInputs files, ExpandTraceInputs(paths));
+  TraceInputs baseline_files;
   if (!options.baseline.empty()) {
     auto expanded = ExpandTraceInputs({options.baseline});
     if (!expanded.ok()) return base::Status(expanded.status().code(), "baseline " + expanded.status().message());
     baseline_files = std::move(*expanded);
   }
+  if (options.before_reading) RETURN_IF_ERROR(options.before_reading(files, baseline_files));
   JobProgress progress(options.progress, baseline_files.size() + files.size());
   // The baseline first: a bad baseline path fails before a long analysis, not after it.
   std::vector<analyzers::BaselineRun> baseline;
@@ -218,12 +196,16 @@ base::StatusOr<std::vector<analyzers::Report>> AnalyzeTraces(const std::vector<s
     baseline = std::move(*profiled);
   }
   std::vector<analyzers::TraceAnalysis> runs;
-  for (const std::string& file : files) {
-    progress.Start("reading", file);
-    ASSIGN_OR_RETURN(const LoadedTrace trace, LoadAndBuild(file));  // one model in memory at a time
-    progress.Start("analyzing", file);
-    const analyzers::AnalysisInput input(trace.model);  // classes, steps and the account: once per trace
-    runs.push_back(analyzers::AnalyzeTrace(input, IdentityOf(trace), {trace.input}));
+  for (const TraceFile& file : files) {
+    progress.Start("reading", file.name);
+    auto trace = LoadAndBuild(file);  // one model in memory at a time
+    if (!trace.ok()) {
+      RETURN_IF_ERROR(files.Skip(file, trace.status()));
+      continue;
+    }
+    progress.Start("analyzing", file.name);
+    const analyzers::AnalysisInput input(trace->model);  // classes, steps and the account: once per trace
+    runs.push_back(analyzers::AnalyzeTrace(input, IdentityOf(*trace), {trace->input}));
   }
   std::stable_sort(runs.begin(), runs.end(), [](const analyzers::TraceAnalysis& a, const analyzers::TraceAnalysis& b) {
     return SortKey(a.report.rank) < SortKey(b.report.rank);

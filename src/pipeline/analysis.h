@@ -7,8 +7,10 @@
 //   reports::RenderText(reports, std::cout, {});
 //
 // Each trace file is one process of a run (one rank of a distributed job), so each becomes its own
-// model and its own report; reports come in rank order. A directory stands for the trace files in it.
-// One model at a time is in memory. A file that cannot be read fails the whole analysis with its error.
+// model and its own report; reports come in rank order. A directory stands for the trace files in it
+// and "-" for standard input (trace_inputs.h). One model at a time is in memory. A file the user named
+// that cannot be read fails the whole analysis with its error; a file found in a directory that cannot
+// be read is skipped with a warning, and the directory fails only when none of its files can be read.
 //
 // With a baseline (the FP32 run of the same workload), each report also gets the comparison with it
 // (analyzers/compare.h) and, when mixed precision is not faster, the amp.slower_than_fp32 finding. The
@@ -16,6 +18,7 @@
 // memory together. Ranks are compared rank by rank when both runs have the same ranks; otherwise the
 // first trace of each is compared and the report says so.
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,6 +26,7 @@
 #include "src/base/progress.h"
 #include "src/base/status.h"
 #include "src/model/trace_model.h"
+#include "src/pipeline/trace_inputs.h"
 #include "src/pipeline/trace_loader.h"
 
 namespace ampprof::pipeline {
@@ -33,11 +37,8 @@ struct LoadedTrace {
   TraceFormat format = TraceFormat::kUnknown;  // what the file was read as
 };
 
-// Directories become the trace files directly in them (sorted by name; files of no known format are
-// skipped); files stay as they are. A directory with no trace in it is an error.
-base::StatusOr<std::vector<std::string>> ExpandTraceInputs(const std::vector<std::string>& paths);
-
-base::StatusOr<LoadedTrace> LoadAndBuild(const std::string& path);
+// Reads and builds one trace; a path converts to a TraceFile (its name in messages and reports).
+base::StatusOr<LoadedTrace> LoadAndBuild(const TraceFile& file);
 
 analyzers::Report Analyze(const LoadedTrace& trace);
 
@@ -45,6 +46,10 @@ struct AnalyzeOptions {
   std::string baseline;  // FP32 trace file or directory of rank traces; empty: no comparison
   // Told as each trace is read and analysed (two units per trace, baseline traces included); may be null.
   base::Progress* progress = nullptr;
+  // Called once the inputs are known (directories listed, standard input copied) and before any is read,
+  // with the traces and the baseline's (empty without one); its error ends the analysis. The CLI refuses
+  // there an output that is one of the inputs. May be empty.
+  std::function<base::Status(const TraceInputs& traces, const TraceInputs& baseline)> before_reading = nullptr;
 };
 
 base::StatusOr<std::vector<analyzers::Report>> AnalyzeTraces(const std::vector<std::string>& paths,

@@ -1,26 +1,22 @@
 #include "src/pipeline/trace_export.h"
 
-#include <cerrno>
+#include <unistd.h>
+
 #include <chrono>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
+#include <memory>
 #include <vector>
 
 #include "analyzers/findings/registry.h"
 #include "reports/export/chrome_trace_exporter.h"
 #include "reports/export/nvtxt_exporter.h"
 #include "src/base/logging.h"
+#include "src/base/output_file.h"
+#include "src/base/output_target.h"
 #include "src/pipeline/analysis.h"
+#include "src/pipeline/trace_inputs.h"
 
 namespace ampprof::pipeline {
 namespace {
-
-// Removes a partly written output, unless it is not a regular file (/dev/stdout, a pipe).
-void RemovePartialOutput(const std::string& path) {
-  std::error_code error;
-  if (std::filesystem::is_regular_file(path, error)) std::filesystem::remove(path, error);
-}
 
 base::Status WriteExport(const LoadedTrace& trace, ExportFormat format, std::ostream& out,
                          ExportSummary& summary) {
@@ -57,24 +53,23 @@ std::optional<ExportFormat> ExportFormatNamed(std::string_view name) {
 
 base::StatusOr<ExportSummary> ExportTrace(const std::string& trace_path, ExportFormat format,
                                           const std::string& output_path) {
-  std::ofstream out(output_path, std::ios::out | std::ios::trunc | std::ios::binary);
-  if (!out) return base::IoError("{}: cannot write: {}", output_path, std::strerror(errno));
-  auto trace = LoadAndBuild(trace_path);
-  if (!trace.ok()) {
-    out.close();
-    RemovePartialOutput(output_path);
-    return trace.status();
-  }
+  // Everything about the output that can be checked without writing is checked before the trace is
+  // read: a long load must not end in "cannot write", and the output must not be the trace.
+  ASSIGN_OR_RETURN(const base::OutputTarget target, base::OutputTarget::Resolve(output_path));
+  ASSIGN_OR_RETURN(const TraceInputs input, ResolveTraceFile(trace_path));
+  RETURN_IF_ERROR(input.RefuseOutput(target));
+  ASSIGN_OR_RETURN(const LoadedTrace trace, LoadAndBuild(*input.begin()));
   const auto start = std::chrono::steady_clock::now();
+  ASSIGN_OR_RETURN(const std::unique_ptr<base::OutputFile> output, base::OutputFile::Open(target));
   ExportSummary summary;
-  base::Status written = WriteExport(*trace, format, out, summary);
-  out.close();
-  if (written.ok() && !out) written = base::IoError("cannot close the file");
-  if (!written.ok()) {
-    RemovePartialOutput(output_path);
-    return written.WithContext(output_path);
-  }
-  base::LogInfo("exported {} in {:.3f} s", output_path,
+  summary.output = target.name();
+  summary.to_standard_output = target.kind() == base::OutputTarget::Kind::kDescriptor && target.descriptor() == STDOUT_FILENO;
+  const base::Status written = WriteExport(trace, format, output->stream(), summary);
+  // A failed write is told by Commit(), with the system's reason; any other failure drops the output
+  // (the target stays as it was).
+  if (written.ok() || output->failed()) RETURN_IF_ERROR(output->Commit());
+  RETURN_IF_ERROR(written.WithContext(target.name()));
+  base::LogInfo("exported {} in {:.3f} s", target.name(),
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   return summary;
 }

@@ -7,8 +7,11 @@
 //   ASSIGN_OR_RETURN(ExportSummary summary, ExportTrace("run.ampt", ExportFormat::kChromeTrace,
 //   "run.json"));
 //
-// The output is opened before the trace is read, so an unwritable path fails at once; a failed
-// export removes what it had written.
+// The output is checked before the trace is read (base::OutputTarget), so an unwritable path fails at
+// once, and an output that is the trace itself (through any link) is refused. A regular file is written
+// beside its target and renamed into place when complete (base::OutputFile): a failed export leaves the
+// target as it was. "-" is standard output, and a trace of "-" is read from standard input. The first
+// failed write stops the export (the file and the system's reason in the error).
 
 #include <cstddef>
 #include <optional>
@@ -32,6 +35,8 @@ struct ExportSummary {
   size_t steps = 0;
   size_t findings = 0;
   bool nsys_timebase = false;  // NVTXT: timestamps relative to the Nsight Systems report's start
+  std::string output;               // how messages name the output: its path, or "standard output"
+  bool to_standard_output = false;  // then a summary for the user goes to stderr, not into the output
 };
 
 base::StatusOr<ExportSummary> ExportTrace(const std::string& trace_path, ExportFormat format,

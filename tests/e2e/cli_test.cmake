@@ -5,10 +5,16 @@
 set(failures 0)
 
 # expect(<description> EXIT <status> [STDOUT <regex>] [STDERR <regex>] [ONE_LINE_STDERR | EMPTY_STDERR]
-#        COMMAND <args...>)
+#        [INPUT_FILE <file>] COMMAND <args...>)
+# A command that runs for more than 60 s fails (a hang, e.g. on a FIFO, is a failure, not a stuck test).
 function(expect description)
-  cmake_parse_arguments(A "ONE_LINE_STDERR;EMPTY_STDERR" "EXIT;STDOUT;STDERR" "COMMAND" ${ARGN})
-  execute_process(COMMAND ${A_COMMAND} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  cmake_parse_arguments(A "ONE_LINE_STDERR;EMPTY_STDERR" "EXIT;STDOUT;STDERR;INPUT_FILE" "COMMAND" ${ARGN})
+  set(input "")
+  if(DEFINED A_INPUT_FILE)
+    set(input INPUT_FILE "${A_INPUT_FILE}")
+  endif()
+  execute_process(COMMAND ${A_COMMAND} ${input} TIMEOUT 60 RESULT_VARIABLE status OUTPUT_VARIABLE out
+                  ERROR_VARIABLE err)
   set(problems "")
   if(NOT status STREQUAL A_EXIT)
     string(APPEND problems "  exit status ${status}, expected ${A_EXIT}\n")
@@ -97,11 +103,14 @@ file(MAKE_DIRECTORY "${WORK_DIR}/ranks" "${WORK_DIR}/nothing")
 execute_process(COMMAND "${SYNTH}" --kernels 500 --output "${WORK_DIR}/ranks/trace_rank0.ampt")
 execute_process(COMMAND "${SYNTH}" --kernels 500 --seed 2 --output "${WORK_DIR}/ranks/trace_rank1.ampt")
 file(WRITE "${WORK_DIR}/ranks/README.txt" "not a trace")
+# The README is no trace: named on stderr at the default log level, and the ranks are analysed.
+set(readme_skipped "^ampprof: warning: skipping [^\n]*ranks/README.txt: not a trace ampprof can read")
 expect("a directory of ranks" EXIT 0 STDOUT "== rank 0 \\(from the file name\\) =+\n.*== rank 1 "
-       COMMAND "${AMPPROF}" analyze "${WORK_DIR}/ranks")
+       ONE_LINE_STDERR STDERR "${readme_skipped}" COMMAND "${AMPPROF}" analyze "${WORK_DIR}/ranks")
 expect("a directory without traces" EXIT 2 ONE_LINE_STDERR STDERR "no trace files in this directory"
        COMMAND "${AMPPROF}" analyze "${WORK_DIR}/nothing")
-expect("unwritable report" EXIT 2 ONE_LINE_STDERR STDERR "cannot write the report"
+expect("unwritable report: the reason" EXIT 2 ONE_LINE_STDERR
+       STDERR "^ampprof analyze: [^\n]*no/such/dir/report\\.txt: cannot write: No such file or directory\n$"
        COMMAND "${AMPPROF}" analyze "${good}" -o "${WORK_DIR}/no/such/dir/report.txt")
 expect("no trace given" EXIT 1 ONE_LINE_STDERR COMMAND "${AMPPROF}" analyze)
 
@@ -115,7 +124,7 @@ endif()
 expect("analyze --format json" EXIT 0 EMPTY_STDERR
        STDOUT "^{\n  \"schema_version\": 2,\n  \"generator\": \"ampprof [0-9.]+\",\n  \"reports\": .\n.*\"id\": \"gpu.launch_bound\",\n *\"severity\": \"critical\".*\"saving_ns\": [0-9]+,\n *\"saving_fraction\": 0\\.[0-9]+"
        COMMAND "${AMPPROF}" analyze "${good}" --format json)
-expect("analyze --format json -o FILE" EXIT 0 EMPTY_STDERR
+expect("analyze --format json -o FILE" EXIT 0 ONE_LINE_STDERR STDERR "${readme_skipped}"
        COMMAND "${AMPPROF}" analyze "${WORK_DIR}/ranks" "${good}" --format json -o "${WORK_DIR}/report.json")
 file(READ "${WORK_DIR}/report.json" json)
 string(JSON schema ERROR_VARIABLE json_error_message GET "${json}" schema_version)
@@ -152,7 +161,7 @@ if(NOT EXISTS "${WORK_DIR}/gated.txt")
 endif()
 expect("--fail-on checks its level" EXIT 1 ONE_LINE_STDERR STDERR "--fail-on"
        COMMAND "${AMPPROF}" analyze "${good}" --fail-on info)
-expect("no progress bar when stderr is not a terminal" EXIT 0 EMPTY_STDERR
+expect("no progress bar when stderr is not a terminal" EXIT 0 ONE_LINE_STDERR STDERR "${readme_skipped}"
        COMMAND "${AMPPROF}" analyze "${WORK_DIR}/ranks" -o "${WORK_DIR}/ranks.txt")
 
 # analyze --baseline: the AMP trace against the same synthetic loop in FP32.
@@ -186,7 +195,7 @@ if(NOT html MATCHES "^<!DOCTYPE html>.*id=\"r0-timeline-amp\".*</html>\n$")
   message("FAIL: analyze --format html -o wrote no complete page")
   math(EXPR failures "${failures} + 1")
 endif()
-expect("unwritable HTML report" EXIT 2 ONE_LINE_STDERR STDERR "no/such/dir/report.html: cannot write the HTML report"
+expect("unwritable HTML report" EXIT 2 ONE_LINE_STDERR STDERR "no/such/dir/report.html: cannot write: No such file or directory"
        COMMAND "${AMPPROF}" analyze "${good}" --html "${WORK_DIR}/no/such/dir/report.html")
 expect("missing baseline" EXIT 2 ONE_LINE_STDERR STDERR "ampprof analyze: baseline .*missing.ampt: no such file"
        COMMAND "${AMPPROF}" analyze "${good}" --baseline "${WORK_DIR}/missing.ampt")
@@ -198,6 +207,141 @@ expect("--baseline needs a value" EXIT 1 ONE_LINE_STDERR COMMAND "${AMPPROF}" an
 expect("truncated baseline" EXIT 0 STDERR "the baseline trace lost records"
        STDOUT "note +the FP32 trace lost records"
        COMMAND "${AMPPROF}" analyze "${good}" --baseline "${WORK_DIR}/truncated.ampt")
+
+# Inputs and outputs (docs/reliability.md, "Inputs and outputs"): an output is never an input, a lost
+# report is never exit status 0, a FIFO never hangs, a directory says what it skipped.
+function(expect_unchanged description path sha256)
+  set(now "")
+  if(EXISTS "${path}")
+    file(SHA256 "${path}" now)
+  endif()
+  if(NOT now STREQUAL sha256)
+    message("FAIL: ${description}: ${path} was changed or removed")
+    math(EXPR n "${failures} + 1")
+    set(failures ${n} PARENT_SCOPE)
+    file(COPY_FILE "${good}" "${path}")  # for the cases after this one
+  else()
+    message("ok:   ${description}: ${path} is untouched")
+  endif()
+endfunction()
+
+set(io "${WORK_DIR}/io")
+file(MAKE_DIRECTORY "${io}")
+execute_process(COMMAND "${SYNTH}" --kernels 500 --seed 3 --format kineto --output "${io}/kineto.json")
+file(COPY_FILE "${good}" "${io}/T.ampt")
+file(SHA256 "${io}/T.ampt" trace_sha)
+file(CREATE_LINK "T.ampt" "${io}/link.json" SYMBOLIC)
+expect("export onto its own trace is refused" EXIT 2 ONE_LINE_STDERR
+       STDERR "^ampprof export: [^\n]*T\\.ampt: is also an input \\([^\n]*T\\.ampt\\); write the output to another file\n$"
+       COMMAND "${AMPPROF}" export --format chrome -o "${io}/T.ampt" "${io}/T.ampt")
+expect_unchanged("export onto its own trace" "${io}/T.ampt" "${trace_sha}")
+expect("export onto a link to its trace is refused" EXIT 2 ONE_LINE_STDERR STDERR "link\\.json: is also an input"
+       COMMAND "${AMPPROF}" export --format chrome -o "${io}/link.json" "${io}/T.ampt")
+expect_unchanged("export onto a link to its trace" "${io}/T.ampt" "${trace_sha}")
+expect("analyze -o its own trace is refused" EXIT 2 ONE_LINE_STDERR STDERR "T\\.ampt: is also an input"
+       COMMAND "${AMPPROF}" analyze "${io}/T.ampt" -o "${io}/T.ampt")
+expect("analyze --html onto its baseline is refused" EXIT 2 ONE_LINE_STDERR STDERR "link\\.json: is also an input"
+       COMMAND "${AMPPROF}" analyze "${good}" --baseline "${io}/T.ampt" --html "${io}/link.json")
+expect_unchanged("analyze onto its trace or baseline" "${io}/T.ampt" "${trace_sha}")
+expect("a report redirected onto its trace is refused" EXIT 2 ONE_LINE_STDERR
+       STDERR "standard output: is also an input"
+       COMMAND sh -c "'${AMPPROF}' analyze '${io}/T.ampt' >> '${io}/T.ampt'")
+expect_unchanged("a report appended to its trace" "${io}/T.ampt" "${trace_sha}")
+expect("--html and -o the same file are refused" EXIT 2 ONE_LINE_STDERR
+       STDERR "x\\.html: --html and the report are the same file; give each its own"
+       COMMAND "${AMPPROF}" analyze "${good}" --html "${io}/x.html" -o "${io}/./x.html")
+if(EXISTS "${io}/x.html")
+  message("FAIL: a refused analyze wrote ${io}/x.html")
+  math(EXPR failures "${failures} + 1")
+endif()
+
+# Every write is checked, standard output included.
+expect("a report to a full standard output is an error" EXIT 2 ONE_LINE_STDERR
+       STDERR "^ampprof analyze: standard output: cannot write: No space left on device\n$"
+       COMMAND sh -c "'${AMPPROF}' analyze '${good}' > /dev/full")
+expect("a report to a full device is an error" EXIT 2 ONE_LINE_STDERR
+       STDERR "/dev/full: cannot write: No space left on device"
+       COMMAND "${AMPPROF}" analyze "${good}" --format json -o /dev/full)
+expect("a closed standard output is an error" EXIT 2 ONE_LINE_STDERR
+       STDERR "standard output: cannot write: Bad file descriptor"
+       COMMAND sh -c "'${AMPPROF}' analyze '${good}' >&-")
+expect("an export to a full device is an error" EXIT 2 ONE_LINE_STDERR
+       STDERR "^ampprof export: /dev/full: cannot write: No space left on device\n$"
+       COMMAND "${AMPPROF}" export --format chrome -o /dev/full "${good}")
+expect("an export whose summary cannot be printed is an error" EXIT 2 ONE_LINE_STDERR
+       STDERR "standard output: cannot write: No space left on device"
+       COMMAND sh -c "'${AMPPROF}' export --format nvtxt -o '${io}/summary.nvtxt' '${good}' > /dev/full")
+string(REPEAT "n" 300 long_name)
+expect("an output name too long: the reason" EXIT 2 ONE_LINE_STDERR STDERR "cannot write: File name too long"
+       COMMAND "${AMPPROF}" analyze "${good}" -o "${io}/${long_name}.txt")
+expect("analyze -o /dev/null" EXIT 0 EMPTY_STDERR COMMAND "${AMPPROF}" analyze "${good}" -o /dev/null)
+
+# "-": standard output for -o and --html, standard input for a trace.
+execute_process(COMMAND "${AMPPROF}" export --format chrome -o - "${good}" WORKING_DIRECTORY "${io}"
+                RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT status EQUAL 0 OR NOT out MATCHES "^{\"displayTimeUnit\":\"ns\"" OR NOT err MATCHES "^wrote standard output: "
+   OR EXISTS "${io}/-")
+  message("FAIL: export -o - writes the trace to stdout and the summary to stderr (status ${status}, stderr ${err})")
+  math(EXPR failures "${failures} + 1")
+else()
+  message("ok:   export -o - writes the trace to stdout and the summary to stderr, and no file named -")
+endif()
+expect("analyze - reads the trace from standard input" EXIT 0 EMPTY_STDERR
+       STDOUT "^trace +standard input\nformat +ampprof trace, format 1\\.[0-9]+\n" INPUT_FILE "${good}"
+       COMMAND "${AMPPROF}" analyze -)
+expect("a JSON trace from standard input against a baseline" EXIT 0 STDOUT "FP32 vs mixed precision"
+       INPUT_FILE "${io}/kineto.json" COMMAND "${AMPPROF}" analyze - --baseline "${fp32}")
+expect("export - reads the trace from standard input" EXIT 0 STDOUT "^wrote [^\n]*from-stdin\\.nvtxt"
+       INPUT_FILE "${good}" COMMAND "${AMPPROF}" export --format nvtxt -o "${io}/from-stdin.nvtxt" -)
+expect("analyze - onto the file standard input comes from is refused" EXIT 2 ONE_LINE_STDERR
+       STDERR "T\\.ampt: is also an input \\(standard input\\)" INPUT_FILE "${io}/T.ampt"
+       COMMAND "${AMPPROF}" analyze - -o "${io}/T.ampt")
+expect_unchanged("analyze - onto its standard input" "${io}/T.ampt" "${trace_sha}")
+expect("an empty standard input" EXIT 2 ONE_LINE_STDERR STDERR "^ampprof analyze: standard input: file is empty\n$"
+       INPUT_FILE "${WORK_DIR}/empty.ampt" COMMAND "${AMPPROF}" analyze -)
+expect("html to standard output beside a report file" EXIT 0 EMPTY_STDERR STDOUT "^<!DOCTYPE html>"
+       COMMAND "${AMPPROF}" analyze "${good}" --html - -o "${io}/beside.txt")
+
+# A FIFO given as a trace blocked forever while its format was sniffed.
+execute_process(COMMAND mkfifo "${io}/trace.fifo" RESULT_VARIABLE mkfifo_status)
+if(mkfifo_status EQUAL 0)
+  set(fifo_error "trace\\.fifo: is a named pipe \\(FIFO\\), not a trace file; ampprof reads traces from regular files")
+  expect("a FIFO as a trace" EXIT 2 ONE_LINE_STDERR STDERR "^ampprof analyze: [^\n]*${fifo_error}"
+         COMMAND "${AMPPROF}" analyze "${io}/trace.fifo")
+  expect("a FIFO as the baseline" EXIT 2 ONE_LINE_STDERR STDERR "^ampprof analyze: baseline [^\n]*${fifo_error}"
+         COMMAND "${AMPPROF}" analyze "${good}" --baseline "${io}/trace.fifo")
+  expect("a FIFO to export" EXIT 2 ONE_LINE_STDERR STDERR "^ampprof export: [^\n]*${fifo_error}"
+         COMMAND "${AMPPROF}" export --format chrome -o "${io}/fifo.json" "${io}/trace.fifo")
+else()
+  message("skip: FIFO cases (no mkfifo)")
+endif()
+
+# A directory: every skipped entry named on stderr with its reason, the analysis going on with the rest.
+set(mixed "${io}/mixed")
+file(MAKE_DIRECTORY "${mixed}/subdirectory")
+file(COPY_FILE "${WORK_DIR}/ranks/trace_rank0.ampt" "${mixed}/a_rank0.ampt")
+string(ASCII 239 187 191 bom)
+file(READ "${io}/kineto.json" kineto_json)
+file(WRITE "${mixed}/b_rank1.json" "${bom}${kineto_json}")
+file(WRITE "${mixed}/config.json" "{\"learning_rate\": 0.1}\n")
+file(WRITE "${mixed}/empty.json" "")
+file(CREATE_LINK "loop-b" "${mixed}/loop-a" SYMBOLIC)
+file(CREATE_LINK "loop-a" "${mixed}/loop-b" SYMBOLIC)
+file(CREATE_LINK "nowhere.ampt" "${mixed}/broken.ampt" SYMBOLIC)
+execute_process(COMMAND mkfifo "${mixed}/z.fifo")
+file(WRITE "${mixed}/report.html" "<!DOCTYPE html>")
+set(skip "ampprof: warning: skipping [^\n]*mixed/")
+expect("a directory skips what it cannot read, says why, and goes on" EXIT 0
+       STDOUT "^== rank 0 [^\n]*\ntrace +[^\n]*a_rank0\\.ampt\n.*\n== rank [^\n]*\ntrace +[^\n]*b_rank1\\.json\n"
+       STDERR "^${skip}broken\\.ampt: a broken symbolic link \\(what it points to does not exist\\)\n${skip}empty\\.json: file is empty\n${skip}loop-a: a loop of symbolic links\n${skip}loop-b: a loop of symbolic links\n${skip}subdirectory: a directory \\(not searched\\)\n${skip}z\\.fifo: a named pipe \\(FIFO\\), not a trace file\n${skip}config\\.json: JSON, but not a PyTorch profiler trace \\(no traceEvents\\)\n$"
+       COMMAND "${AMPPROF}" analyze "${mixed}")
+file(MAKE_DIRECTORY "${io}/configs")
+file(WRITE "${io}/configs/config.json" "{\"learning_rate\": 0.1}\n")
+expect("a directory with nothing readable" EXIT 2
+       STDERR "skipping [^\n]*config\\.json: JSON, but not a PyTorch profiler trace[^\n]*\nampprof analyze: [^\n]*configs: no trace in this directory could be read \\(1 entry skipped, as said above\\)\n$"
+       COMMAND "${AMPPROF}" analyze "${io}/configs")
+expect("a stray file named by the user still fails" EXIT 2 ONE_LINE_STDERR STDERR "config\\.json: JSON, but not a PyTorch profiler trace"
+       COMMAND "${AMPPROF}" analyze "${io}/configs/config.json")
 
 # explain, version, and the commands this version cannot run.
 expect("explain lists findings" EXIT 0 EMPTY_STDERR

@@ -2,9 +2,11 @@
 // first, and Done at the end, also when a trace cannot be read (so that an error line never shares the
 // terminal line with a bar).
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "collectors/records/ampt_writer.h"
@@ -63,11 +65,64 @@ TEST(AnalyzeTraces, ReportsProgressTraceByTraceBaselineFirst) {
 TEST(AnalyzeTraces, ProgressEndsWhenATraceCannotBeRead) {
   testing::TempDir dir;
   WriteSynthetic(dir.File("good.ampt"), synthetic::SyntheticPrecision::kAmp);
+  testing::WriteFileBytes(dir.File("empty.ampt"), {});  // there, so found before reading; unreadable
   RecordedProgress progress;
-  const auto reports = AnalyzeTraces({dir.File("good.ampt"), dir.File("missing.ampt")}, {.baseline = "", .progress = &progress});
+  const auto reports = AnalyzeTraces({dir.File("good.ampt"), dir.File("empty.ampt")}, {.baseline = "", .progress = &progress});
   EXPECT_FALSE(reports.ok());
-  EXPECT_EQ(progress.steps.back().task, "reading missing.ampt");
+  ASSERT_FALSE(progress.steps.empty());
+  EXPECT_EQ(progress.steps.back().task, "reading empty.ampt");
   EXPECT_EQ(progress.done_calls, 1);
+}
+
+// One stray file in a directory (a config.json: JSON, so it looked like a trace) failed the whole
+// analysis with exit status 2; now it is named on stderr with its error and the others are analysed.
+TEST(AnalyzeTraces, ADirectoryGoesOnPastFilesThatFailToLoad) {
+  testing::TempDir dir;
+  std::filesystem::create_directory(dir.File("amp"));
+  std::filesystem::create_directory(dir.File("fp32"));
+  WriteSynthetic(dir.File("amp/rank0.ampt"), synthetic::SyntheticPrecision::kAmp);
+  WriteSynthetic(dir.File("fp32/rank0.ampt"), synthetic::SyntheticPrecision::kFp32);
+  for (const char* stray : {"amp/config.json", "fp32/config.json"}) {
+    const std::string config = "{\"learning_rate\": 0.1}";
+    testing::WriteFileBytes(dir.File(stray), std::vector<uint8_t>(config.begin(), config.end()));
+  }
+  const std::vector<uint8_t> header_only = {0x89, 'A', 'M', 'P', 'T', '\r', '\n', 0x1a, 1};  // cut in its header
+  testing::WriteFileBytes(dir.File("amp/rank1.ampt"), header_only);
+  ::testing::internal::CaptureStderr();
+  const auto reports = AnalyzeTraces({dir.File("amp")}, {.baseline = dir.File("fp32")});
+  const std::string said = ::testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(reports.ok()) << reports.status().ToString();
+  ASSERT_EQ(reports->size(), 1u);
+  EXPECT_EQ((*reports)[0].inputs[0].path, dir.File("amp/rank0.ampt"));
+  EXPECT_TRUE((*reports)[0].comparison.has_value());
+  EXPECT_THAT(said, ::testing::HasSubstr("warning: skipping " + dir.File("fp32/config.json") +
+                                         ": JSON, but not a PyTorch profiler trace (no traceEvents)\n"));
+  EXPECT_THAT(said, ::testing::HasSubstr("warning: skipping " + dir.File("amp/config.json") + ": JSON"));
+  EXPECT_THAT(said, ::testing::HasSubstr("warning: skipping " + dir.File("amp/rank1.ampt") + ": truncated .ampt file"));
+
+  // Named by the user, the same file is an error, as before.
+  const auto named = AnalyzeTraces({dir.File("amp/config.json")});
+  EXPECT_EQ(named.status().message(), dir.File("amp/config.json") + ": JSON, but not a PyTorch profiler trace (no traceEvents)");
+}
+
+// The CLI refuses an output that is an input there: after the directories are listed, before any read.
+TEST(AnalyzeTraces, BeforeReadingSeesEveryInputAndCanStopTheAnalysis) {
+  testing::TempDir dir;
+  WriteSynthetic(dir.File("amp.ampt"), synthetic::SyntheticPrecision::kAmp);
+  WriteSynthetic(dir.File("fp32.ampt"), synthetic::SyntheticPrecision::kFp32);
+  RecordedProgress progress;
+  std::vector<std::string> seen;
+  const auto reports = AnalyzeTraces(
+      {dir.File("amp.ampt")},
+      {.baseline = dir.File("fp32.ampt"), .progress = &progress,
+       .before_reading = [&](const TraceInputs& traces, const TraceInputs& baseline) {
+         for (const TraceFile& file : traces) seen.push_back(file.name);
+         for (const TraceFile& file : baseline) seen.push_back(file.name);
+         return base::InvalidArgumentError("refused");
+       }});
+  EXPECT_EQ(reports.status().message(), "refused");
+  EXPECT_EQ(seen, (std::vector<std::string>{dir.File("amp.ampt"), dir.File("fp32.ampt")}));
+  EXPECT_TRUE(progress.steps.empty());  // nothing was read
 }
 
 }  // namespace

@@ -177,7 +177,7 @@ TEST(SharedFixtureAccounts, TheDataLoaderShowsInHostBusyTimeOnTheResNetPair) {
     const std::string dir = (root / "pytorch__kineto/tb_plugin/samples" / workers).string();
     const auto files = ExpandTraceInputs({dir});
     EXPECT_TRUE(files.ok());
-    const auto trace = LoadAndBuild(files->front());
+    const auto trace = LoadAndBuild(*files->begin());
     EXPECT_TRUE(trace.ok());
     const analyzers::AnalysisInput input(trace->model);
     const analyzers::DeviceAccount& gpu = input.account().devices.at(0);

@@ -4,6 +4,9 @@
 
 #include "src/pipeline/trace_export.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -189,6 +192,63 @@ TEST(TraceExport, AnUnwritableOutputFailsBeforeReadingTheTrace) {
                                   dir.File("no/such/dir/out.json"));
   ASSERT_FALSE(status.ok());
   EXPECT_THAT(status.status().message(), HasSubstr("no/such/dir/out.json: cannot write"));
+}
+
+// `export -o T.json T.json` truncated the trace before reading it, failed on the empty file, and removed
+// it; through a symbolic link the trace was left empty. The output is now refused before anything is
+// read or written, and the trace is untouched.
+TEST(TraceExport, AnOutputThatIsTheTraceIsRefusedAndTheTraceKept) {
+  const testing::TempDir dir;
+  WriteSyntheticAmpTrace(dir.File("T.ampt"));
+  const std::string before = ReadText(dir.File("T.ampt"));
+  std::filesystem::create_symlink("T.ampt", dir.File("link.json"));
+  std::filesystem::create_hard_link(dir.File("T.ampt"), dir.File("hard.json"));
+  for (const std::string& output : {dir.File("T.ampt"), dir.File("link.json"), dir.File("hard.json")}) {
+    const auto refused = ExportTrace(dir.File("T.ampt"), ExportFormat::kChromeTrace, output);
+    ASSERT_FALSE(refused.ok()) << output;
+    EXPECT_EQ(refused.status().message(),
+              output + ": is also an input (" + dir.File("T.ampt") + "); write the output to another file");
+    EXPECT_EQ(ReadText(dir.File("T.ampt")), before) << output;
+  }
+  EXPECT_TRUE(std::filesystem::is_symlink(dir.File("link.json")));
+}
+
+// A failed export used to truncate an existing output first and remove it at the end.
+TEST(TraceExport, AFailedExportLeavesAnExistingOutputAsItWas) {
+  const testing::TempDir dir;
+  std::ofstream(dir.File("empty.ampt")) << "";
+  std::ofstream(dir.File("out.json")) << "last week's export";
+  EXPECT_FALSE(ExportTrace(dir.File("empty.ampt"), ExportFormat::kChromeTrace, dir.File("out.json")).ok());
+  EXPECT_EQ(ReadText(dir.File("out.json")), "last week's export");
+}
+
+TEST(TraceExport, AFullDeviceFailsWithTheReason) {
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full here";
+  const testing::TempDir dir;
+  WriteSyntheticAmpTrace(dir.File("trace.ampt"));
+  const auto status = ExportTrace(dir.File("trace.ampt"), ExportFormat::kChromeTrace, "/dev/full");
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.status().message(), "/dev/full: cannot write: No space left on device");
+}
+
+// `export -o -` wrote a file named "-".
+TEST(TraceExport, DashIsStandardOutput) {
+  const testing::TempDir dir;
+  WriteSyntheticAmpTrace(dir.File("trace.ampt"));
+  const int saved = ::dup(STDOUT_FILENO);
+  const int file = ::open(dir.File("stdout.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  ASSERT_GE(file, 0);
+  ASSERT_EQ(::dup2(file, STDOUT_FILENO), STDOUT_FILENO);
+  const auto summary = ExportTrace(dir.File("trace.ampt"), ExportFormat::kNvtxt, "-");
+  ::dup2(saved, STDOUT_FILENO);
+  ::close(saved);
+  ::close(file);
+  ASSERT_TRUE(summary.ok()) << summary.status().ToString();
+  EXPECT_TRUE(summary->to_standard_output);
+  EXPECT_EQ(summary->output, "standard output");
+  EXPECT_THAT(ReadText(dir.File("stdout.txt")), HasSubstr("SetFileDisplayName, ampprof\n"));
+  EXPECT_FALSE(std::filesystem::exists("-"));
+  EXPECT_FALSE(std::filesystem::exists(dir.File("-")));
 }
 
 TEST(TraceExport, FormatNames) {
