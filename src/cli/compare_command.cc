@@ -15,6 +15,7 @@
 #include "src/base/format.h"
 #include "src/cli/collector_setup.h"
 #include "src/cli/exit_codes.h"
+#include "src/cli/launcher.h"
 #include "src/cli/output_directory.h"
 #include "src/cli/traced_run.h"
 #include "src/pipeline/analysis.h"
@@ -120,18 +121,16 @@ base::StatusOr<std::vector<analyzers::Report>> StoppedRunReports(const std::vect
   return reports;
 }
 
-// A failed run stops the comparison, and ampprof exits with its status; what it recorded is still
-// reported, with how it ended.
-int ReportOnStoppedRun(const std::vector<ModeRun>& runs, size_t stopped, const CompareOptions& options) {
-  const int status = runs[stopped].outcome.ShellStatus();
-  if (!options.report || runs[stopped].traces.empty()) return status;
+// What a failed run recorded, reported with how it ended.
+void ReportOnStoppedRun(const std::vector<ModeRun>& runs, size_t stopped,
+                        const CompareOptions& options) {
+  if (!options.report || runs[stopped].traces.empty()) return;
   base::StatusOr<std::vector<analyzers::Report>> reports = StoppedRunReports(runs, stopped);
   if (!reports.ok()) {
     fmt::print(std::cerr, "ampprof compare: cannot analyze the traces: {}\n", reports.status().message());
-    return status;
+    return;
   }
   PrintReports(*reports, runs);
-  return status;
 }
 
 int Compare(const CompareOptions& options) {
@@ -179,7 +178,9 @@ int Compare(const CompareOptions& options) {
     if (run.outcome.ShellStatus() != 0) {
       fmt::print(std::cerr, "ampprof compare: the {} run {}{}; stopping\n", ModeName(run.mode),
                  run.outcome.signal != 0 ? "was " : "", analyzers::DescribeOutcome(run.outcome));
-      return ReportOnStoppedRun(runs, r, options);
+      // A failed run stops the comparison; ampprof ends as that run did (its status, or its signal).
+      ReportOnStoppedRun(runs, r, options);
+      return ExitLikeWorkload(run.outcome);
     }
     if (!result->recorded) return kExitOk;  // another tool owns the tracing: nothing to compare
     if (run.traces.empty()) {

@@ -11,6 +11,7 @@
 #include "reports/text/text_reporter.h"
 #include "src/cli/collector_setup.h"
 #include "src/cli/exit_codes.h"
+#include "src/cli/launcher.h"
 #include "src/cli/output_directory.h"
 #include "src/cli/traced_run.h"
 #include "src/pipeline/analysis.h"
@@ -78,7 +79,7 @@ int Run(const RunOptions& options) {
       ReportOnTraces(result->traces, *output_dir, result->outcome);
     }
   }
-  return result->outcome.ShellStatus();
+  return ExitLikeWorkload(result->outcome);  // the report is out: now the workload's own end
 }
 
 }  // namespace
