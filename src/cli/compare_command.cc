@@ -144,17 +144,27 @@ int Compare(const CompareOptions& options) {
     return kExitUsage;
   }
   // Every run's directory is prepared before the first starts: an unusable one fails now, not after
-  // an hour of FP32 training.
+  // an hour of FP32 training. All of them, and the one above that gets report.html, stay locked
+  // until ampprof exits, so that no other run writes into them meanwhile.
+  std::vector<PreparedOutputDirectory> locked;
+  base::StatusOr<PreparedOutputDirectory> top = LockOutputDirectory(options.traced.output_dir);
+  if (!top.ok()) {
+    fmt::print(std::cerr, "ampprof compare: {}\n", top.status().message());
+    return kExitBadInput;
+  }
+  locked.push_back(std::move(*top));
   std::vector<ModeRun> runs;
   for (int index = 1; index <= options.runs; ++index) {
     for (const Mode mode : {Mode::kFp32, Mode::kAmp}) {
       const std::string name = fmt::format("{}/{}-{}", options.traced.output_dir, ModeName(mode), index);
-      base::StatusOr<std::string> dir = PrepareOutputDirectory(name, options.traced.force);
+      base::StatusOr<PreparedOutputDirectory> dir =
+          PrepareOutputDirectory(name, options.traced.force);
       if (!dir.ok()) {
         fmt::print(std::cerr, "ampprof compare: {}\n", dir.status().message());
         return kExitBadInput;
       }
-      runs.push_back({mode, index, *dir, {}, {}});
+      runs.push_back({mode, index, dir->path, {}, {}});
+      locked.push_back(std::move(*dir));
     }
   }
 
@@ -168,6 +178,7 @@ int Compare(const CompareOptions& options) {
     workload.output_dir = run.dir;
     workload.capture = CaptureOptionsFor(options.traced, run.dir);
     workload.extra_environment = {{"AMPPROF_PRECISION", std::string(ModeName(run.mode))}};
+    workload.trace_wait = TraceWaitFor(options.traced);
     base::StatusOr<TracedRunResult> result = RunTraced(workload, *collector, "compare");
     if (!result.ok()) {
       fmt::print(std::cerr, "ampprof compare: {}\n", result.status().message());
@@ -178,7 +189,8 @@ int Compare(const CompareOptions& options) {
     if (run.outcome.ShellStatus() != 0) {
       fmt::print(std::cerr, "ampprof compare: the {} run {}{}; stopping\n", ModeName(run.mode),
                  run.outcome.signal != 0 ? "was " : "", analyzers::DescribeOutcome(run.outcome));
-      // A failed run stops the comparison; ampprof ends as that run did (its status, or its signal).
+      // A failed run stops the comparison; ampprof ends as that run did (its status, or its
+      // signal).
       ReportOnStoppedRun(runs, r, options);
       return ExitLikeWorkload(run.outcome);
     }

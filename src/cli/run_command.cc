@@ -9,6 +9,7 @@
 #include <fmt/ostream.h>
 
 #include "reports/text/text_reporter.h"
+#include "src/base/terminal_text.h"
 #include "src/cli/collector_setup.h"
 #include "src/cli/exit_codes.h"
 #include "src/cli/launcher.h"
@@ -38,7 +39,8 @@ void ReportOnTraces(const std::vector<std::string>& traces, const std::string& o
   SetWorkloadOutcome(*reports, outcome);
   for (const analyzers::Report& report : *reports) {
     if (!report.summary.collector_note.empty()) {
-      fmt::print(std::cerr, "ampprof run: {}: {}\n", report.label, report.summary.collector_note);
+      fmt::print(std::cerr, "ampprof run: {}: {}\n", base::EscapeControlCharacters(report.label),
+                 base::EscapeControlCharacters(report.summary.collector_note));
     }
   }
   reports::RenderText(*reports, std::cout, {});
@@ -56,17 +58,20 @@ int Run(const RunOptions& options) {
     fmt::print(std::cerr, "ampprof run: {}\n", flags.message());
     return kExitUsage;
   }
-  base::StatusOr<std::string> output_dir =
+  // Held until ampprof exits: no other run writes into the directory meanwhile.
+  base::StatusOr<PreparedOutputDirectory> prepared =
       PrepareOutputDirectory(options.traced.output_dir, options.traced.force);
-  if (!output_dir.ok()) {
-    fmt::print(std::cerr, "ampprof run: {}\n", output_dir.status().message());
+  if (!prepared.ok()) {
+    fmt::print(std::cerr, "ampprof run: {}\n", prepared.status().message());
     return kExitBadInput;
   }
+  const std::string& output_dir = prepared->path;
 
   TracedWorkload workload;
   workload.argv = options.command;
-  workload.output_dir = *output_dir;
-  workload.capture = CaptureOptionsFor(options.traced, *output_dir);
+  workload.output_dir = output_dir;
+  workload.capture = CaptureOptionsFor(options.traced, output_dir);
+  workload.trace_wait = TraceWaitFor(options.traced);
   base::StatusOr<TracedRunResult> result = RunTraced(workload, *collector, "run");
   if (!result.ok()) {
     fmt::print(std::cerr, "ampprof run: {}\n", result.status().message());
@@ -74,9 +79,9 @@ int Run(const RunOptions& options) {
   }
   if (options.report && result->recorded) {
     if (result->traces.empty()) {
-      ExplainNoTrace("run", *output_dir, workload.capture);
+      ExplainNoTrace("run", output_dir, workload.capture);
     } else {
-      ReportOnTraces(result->traces, *output_dir, result->outcome);
+      ReportOnTraces(result->traces, output_dir, result->outcome);
     }
   }
   return ExitLikeWorkload(result->outcome);  // the report is out: now the workload's own end
