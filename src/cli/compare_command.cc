@@ -251,9 +251,10 @@ CommandAction AddCompareCommand(CLI::App& app) {
       "Each run gets AMPPROF_PRECISION=fp32 or amp, and {precision} in its arguments becomes fp32 or "
       "the --amp-dtype; traces go to DIR/fp32-N and DIR/amp-N.\n"
       "Example: ampprof compare --runs 3 -- ./train --precision {precision}\n"
-      "Exit status: 0 when both runs succeeded; otherwise the failing run's own status; 127/126 "
-      "when the program cannot be started; 1 bad usage, 2 an output directory is unusable or a "
-      "trace unreadable, 3 this build has no collector.");
+      "Exit status: 0 when both runs succeeded; otherwise the failing run's own status, or its "
+      "signal, which ampprof then dies of after the report; 127/126 when the program cannot be "
+      "started; 1 bad usage, 2 an output directory is unusable or in use, or a trace unreadable, 3 "
+      "this build has no collector.");
   return {command, [options] { return Compare(*options); }};
 }
 

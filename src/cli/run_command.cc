@@ -101,9 +101,9 @@ CommandAction AddRunCommand(CLI::App& app) {
       ->type_name("-- CMD ARGS...");
   command->footer(
       "Example: ampprof run -o traces -- python train.py --epochs 1\n"
-      "Exit status: the workload's own (128 + N when signal N killed it); 127/126 when it cannot "
-      "be started; 1 bad usage, 2 the output directory is unusable, 3 this build has no "
-      "collector.");
+      "Exit status: the workload's own; when signal N killed it, ampprof dies of N after the "
+      "report (a shell sees 128 + N); 127/126 when it cannot be started; 1 bad usage, 2 the output "
+      "directory is unusable or in use by another run, 3 this build has no collector.");
   // The action owns the options: CLI11 writes into them while parsing, after this function returns.
   return {command, [options] { return Run(*options); }};
 }
