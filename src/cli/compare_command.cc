@@ -13,6 +13,7 @@
 
 #include "reports/text/text_reporter.h"
 #include "src/base/format.h"
+#include "src/base/terminal_text.h"
 #include "src/cli/collector_setup.h"
 #include "src/cli/exit_codes.h"
 #include "src/cli/launcher.h"
@@ -127,7 +128,8 @@ void ReportOnStoppedRun(const std::vector<ModeRun>& runs, size_t stopped,
   if (!options.report || runs[stopped].traces.empty()) return;
   base::StatusOr<std::vector<analyzers::Report>> reports = StoppedRunReports(runs, stopped);
   if (!reports.ok()) {
-    fmt::print(std::cerr, "ampprof compare: cannot analyze the traces: {}\n", reports.status().message());
+    fmt::print(std::cerr, "ampprof compare: cannot analyze the traces: {}\n",
+               base::EscapeControlCharacters(reports.status().message()));
     return;
   }
   PrintReports(*reports, runs);
@@ -207,7 +209,7 @@ int Compare(const CompareOptions& options) {
     base::StatusOr<PairResult> pair = ComparePair(runs[i], runs[i + 1]);
     if (!pair.ok()) {
       fmt::print(std::cerr, "ampprof compare: cannot analyze the traces: {}\n",
-                 pair.status().message());
+                 base::EscapeControlCharacters(pair.status().message()));
       return kExitBadInput;
     }
     pairs.push_back(std::move(*pair));

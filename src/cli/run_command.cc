@@ -33,7 +33,7 @@ void ReportOnTraces(const std::vector<std::string>& traces, const std::string& o
   auto reports = pipeline::AnalyzeTraces(traces);
   if (!reports.ok()) {
     fmt::print(std::cerr, "ampprof run: cannot analyze the traces: {}\n",
-               reports.status().message());
+               base::EscapeControlCharacters(reports.status().message()));
     return;
   }
   SetWorkloadOutcome(*reports, outcome);
