@@ -113,8 +113,7 @@ base::StatusOr<TracedRunResult> RunTraced(const TracedWorkload& workload,
       workload.output_dir, workload.trace_wait, [&](const std::vector<OpenTrace>& open) {
         fmt::print(std::cerr,
                    "ampprof {}: the program has ended, but {} trace(s) are still being written by "
-                   "its other "
-                   "processes: {}; waiting up to {} for them (--trace-wait)\n",
+                   "its other processes: {}; waiting up to {} for them (--trace-wait)\n",
                    command, open.size(), DescribeOpenTraces(open), Seconds(workload.trace_wait));
       });
   if (!still_open.empty()) {

@@ -36,10 +36,9 @@ struct TracedRunFlags {
   bool torch_ops = false;
   bool library_logs = false;
   // How long to wait, once the workload's main process has ended, for traces its other processes
-  // are still writing (open_traces.h).
-  double trace_wait_seconds = kDefaultTraceWaitSeconds;
-
-  static constexpr double kDefaultTraceWaitSeconds = 60.0;
+  // are still writing (open_traces.h): longer than any exit flush, shorter than a forgotten
+  // background job.
+  double trace_wait_seconds = 60.0;
 };
 
 void AddTracedRunFlags(CLI::App* command, TracedRunFlags& flags);
@@ -63,7 +62,7 @@ struct TracedWorkload {
 std::chrono::milliseconds TraceWaitFor(const TracedRunFlags& flags);
 
 struct TracedRunResult {
-  analyzers::WorkloadOutcome outcome;   // outcome.ShellStatus(): what ampprof exits with
+  analyzers::WorkloadOutcome outcome;   // ExitLikeWorkload(outcome): how ampprof ends
   bool recorded = true;                 // false when another tool owned CUDA/NVTX injection
   std::vector<std::string> traces;      // the .ampt files it wrote, sorted
 };
