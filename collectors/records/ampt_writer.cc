@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <string>
 
 #include "collectors/records/ampt_codec.h"
 #include "collectors/records/string_cap.h"
+#include "collectors/records/trace_file_lock.h"
 #include "src/base/crc32c.h"
 
 namespace ampprof::records {
@@ -30,10 +32,48 @@ void AppendString(std::vector<uint8_t>& out, std::string_view text) {
   out.insert(out.end(), text.begin(), text.end());
 }
 
+// A new trace as an unnamed file in the directory of `path` (O_TMPFILE), given its name by
+// PublishUnnamed once it is locked and has its header: so the name never shows a trace that is not
+// locked, or one without a header. -1 where the file system cannot (then the file is created by
+// name).
+int OpenUnnamed(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  const std::string directory = slash == std::string::npos ? "."
+                                : slash == 0               ? "/"
+                                                           : path.substr(0, slash);
+  return ::open(directory.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+}
+
+// Links the unnamed file `fd` as `path`: 0, EEXIST (like O_EXCL) or another errno (no /proc, a file
+// system that cannot), after which the caller creates the file by name instead.
+int PublishUnnamed(int fd, const std::string& path) {
+  const std::string self = "/proc/self/fd/" + std::to_string(fd);
+  return ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, path.c_str(), AT_SYMLINK_FOLLOW) == 0 ? 0
+                                                                                          : errno;
+}
+
 }  // namespace
 
 base::StatusOr<std::unique_ptr<AmptWriter>> AmptWriter::Create(const std::string& path,
                                                                const Options& options) {
+  uint8_t header[ampt::kFileHeaderBytes] = {};
+  std::memcpy(header, ampt::kMagic.data(), ampt::kMagic.size());
+  ampt::PutU16(header + 8, ampt::kMajorVersion);
+  ampt::PutU16(header + 10, ampt::kMinorVersion);
+
+  if (const int unnamed = options.overwrite ? -1 : OpenUnnamed(path); unnamed >= 0) {
+    LockTraceForWriting(unnamed);
+    std::unique_ptr<AmptWriter> writer(new AmptWriter(unnamed, path, options));
+    if (!writer->WriteAll(header, sizeof(header))) return writer->status_;  // nothing to remove
+    const int error = PublishUnnamed(unnamed, path);
+    if (error == 0) {
+      writer->bytes_written_ = sizeof(header);
+      return writer;
+    }
+    if (error == EEXIST)
+      return base::InvalidArgumentError("{}: file exists (refusing to overwrite it)", path);
+  }
+
   const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (options.overwrite ? O_TRUNC : O_EXCL);
   const int fd = ::open(path.c_str(), flags, 0644);
   if (fd < 0) {
@@ -42,11 +82,9 @@ base::StatusOr<std::unique_ptr<AmptWriter>> AmptWriter::Create(const std::string
     }
     return base::IoError("{}: cannot create: {}", path, std::strerror(errno));
   }
+  // Named before it is locked: a reader may see it unlocked for an instant (trace_file_lock.h).
+  LockTraceForWriting(fd);
   std::unique_ptr<AmptWriter> writer(new AmptWriter(fd, path, options));
-  uint8_t header[ampt::kFileHeaderBytes] = {};
-  std::memcpy(header, ampt::kMagic.data(), ampt::kMagic.size());
-  ampt::PutU16(header + 8, ampt::kMajorVersion);
-  ampt::PutU16(header + 10, ampt::kMinorVersion);
   if (!writer->WriteAll(header, sizeof(header))) {
     // A file without its header reads as "empty" or "truncated", not as a trace: remove the one
     // this call created (a disk already full). An existing file given with `overwrite` may be a

@@ -12,6 +12,7 @@
 #include "analyzers/report/workload_outcome.h"
 #include "reports/common/statement_text.h"
 #include "src/base/format.h"
+#include "src/base/terminal_text.h"
 #include "src/base/time.h"
 
 namespace ampprof::reports {
@@ -20,16 +21,24 @@ namespace {
 using analyzers::Report;
 using base::FormatDuration;
 
-// Text from a trace (kernel names, paths, evidence) as literal Markdown: characters that would start
-// markup are backslash-escaped, '|' so that it stays in its table cell, and line breaks become spaces.
-std::string Escape(std::string_view text) {
+// Line breaks as spaces, then every other control character escaped (base/terminal_text.h): the
+// summary is read on a terminal too (`>> $GITHUB_STEP_SUMMARY`, a pager).
+std::string Printable(std::string_view text) {
+  std::string flat(text);
+  for (char& c : flat) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  return base::EscapeControlCharacters(flat);
+}
+
+// Text from a trace (kernel names, paths, evidence) as literal Markdown: line breaks become spaces,
+// control characters visible escapes, characters that would start markup are backslash-escaped, '|'
+// so that it stays in its table cell.
+std::string Escape(std::string_view raw) {
+  const std::string text = Printable(raw);
   std::string escaped;
   escaped.reserve(text.size());
   for (const char c : text) {
-    if (c == '\n' || c == '\r') {
-      escaped += ' ';
-      continue;
-    }
     if (std::string_view("\\`*_[]<>|#").find(c) != std::string_view::npos) escaped += '\\';
     escaped += c;
   }
@@ -48,10 +57,7 @@ std::string Abridged(std::string_view name) {
 std::string Code(std::string_view text) {
   const std::string fence = text.find('`') == std::string_view::npos ? "`" : "`` ";
   const std::string close = fence == "`" ? "`" : " ``";
-  std::string flat(text);
-  for (char& c : flat) {
-    if (c == '\n' || c == '\r') c = ' ';
-  }
+  const std::string flat = Printable(text);
   // In a table cell a '|' ends the cell even inside a code span (GFM): escape it there too.
   std::string cell;
   for (const char c : flat) {

@@ -4,19 +4,39 @@
 #include <fmt/ostream.h>
 
 #include "src/base/format.h"
+#include "src/base/terminal_text.h"
 
 namespace ampprof::reports {
+namespace {
+
+bool IsUtf8Continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+// A cut never leaves half a UTF-8 character, whose lone bytes a terminal in an 8-bit mode may read
+// as controls: the head ends before the character the cut falls in, the tail starts after it.
+size_t HeadEnd(std::string_view text, size_t at) {
+  while (at > 0 && at < text.size() && IsUtf8Continuation(text[at])) --at;
+  return at;
+}
+size_t TailStart(std::string_view text, size_t at) {
+  while (at < text.size() && IsUtf8Continuation(text[at])) ++at;
+  return at;
+}
+
+}  // namespace
 
 std::string Shorten(std::string_view text, size_t width) {
-  if (text.size() <= width) return std::string(text);
-  if (width <= 3) return std::string(text.substr(0, width));
+  const std::string printable = base::EscapeControlCharacters(text);
+  if (printable.size() <= width) return printable;
+  const std::string_view shown(printable);
+  if (width <= 3) return std::string(shown.substr(0, HeadEnd(shown, width)));
   const size_t tail = (width - 3) / 3;
   const size_t head = width - 3 - tail;
-  return fmt::format("{}...{}", text.substr(0, head), text.substr(text.size() - tail));
+  return fmt::format("{}...{}", shown.substr(0, HeadEnd(shown, head)),
+                     shown.substr(TailStart(shown, shown.size() - tail)));
 }
 
 std::vector<std::string> Wrap(std::string_view text, size_t width) {
-  std::vector<std::string> lines = base::WrapText(text, width);
+  std::vector<std::string> lines = base::WrapText(base::EscapeControlCharacters(text), width);
   for (std::string& line : lines) {
     if (line.size() > width) line = Shorten(line, width);
   }

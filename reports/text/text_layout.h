@@ -4,6 +4,12 @@
 // Layout helpers of the terminal report: fitting text into columns (wrapping, shortening in the
 // middle) and showing kernel names the way people scan them. Widths count bytes: the report's own
 // text is ASCII, and a name from a trace that is not only overflows a little, never wraps wrong.
+//
+// Shorten and Wrap (so PrintWrapped) are where text from a trace reaches the terminal: they escape
+// its control characters first (base::EscapeControlCharacters), so that widths count the escapes
+// and no kernel, process or file name can send a terminal sequence. Text printed without them must
+// be escaped where it is printed. Colour (text_style.h) is applied after them, so ampprof's own
+// escapes are kept.
 
 #include <ostream>
 #include <string>
@@ -12,11 +18,13 @@
 
 namespace ampprof::reports {
 
-// Keeps the head and the tail of `text` within `width` characters, joined by "...".
+// Keeps the head and the tail of `text`, its control characters escaped, within `width` characters,
+// joined by "..."; never cuts a UTF-8 character in two.
 std::string Shorten(std::string_view text, size_t width);
 
-// `text` in lines of at most `width` characters, broken at spaces; a word longer than a line is
-// shortened in the middle (paths, kernel names), so that no line is wider than `width`.
+// `text`, its control characters escaped, in lines of at most `width` characters, broken at spaces;
+// a word longer than a line is shortened in the middle (paths, kernel names), so that no line is
+// wider than `width`.
 std::vector<std::string> Wrap(std::string_view text, size_t width);
 
 // Prints `text` wrapped to `width` columns: the first line after `first`, the others after `rest`

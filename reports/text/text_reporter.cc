@@ -92,7 +92,7 @@ void RenderHeader(const Report& report, std::ostream& out, size_t width) {
   if (!summary.workload.empty()) fmt::print(out, "workload  {}\n", Shorten(summary.workload, width - 10));
   if (report.workload_outcome) fmt::print(out, "ended     {}\n", analyzers::DescribeOutcome(*report.workload_outcome));
   if (!summary.collector_note.empty()) {
-    const std::vector<std::string> lines = base::WrapText(summary.collector_note, width - 10);
+    const std::vector<std::string> lines = Wrap(summary.collector_note, width - 10);
     for (size_t i = 0; i < lines.size(); ++i) {
       fmt::print(out, "{:<10}{}\n", i == 0 ? "collector" : "", lines[i]);
     }
@@ -285,7 +285,8 @@ void RenderText(std::span<const Report> reports, std::ostream& out, const TextOp
   const TextStyle style(options.color);
   for (size_t i = 0; i < reports.size(); ++i) {
     if (i > 0) fmt::print(out, "\n");
-    const std::string heading = fmt::format("== {} ", reports[i].label);
+    const std::string heading =
+        fmt::format("== {} ", Shorten(reports[i].label, std::max<size_t>(options.width, 60) - 4));
     fmt::print(out, "{}\n",
                style.Heading(heading + std::string(std::max<size_t>(options.width, 60) - heading.size(), '=')));
     RenderText(reports[i], out, options);

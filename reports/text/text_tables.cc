@@ -10,6 +10,7 @@
 
 #include "reports/text/text_layout.h"
 #include "src/base/format.h"
+#include "src/base/terminal_text.h"
 #include "src/base/time.h"
 
 namespace ampprof::reports {
@@ -108,7 +109,7 @@ void RenderTopKernels(const Report& report, std::ostream& out, const TextStyle& 
   fmt::print(out, "  {:>6}  {:>10}  {:>9}  {}\n", "share", "time", "launches", "kernel");
   const size_t name_width = width - 36;
   for (const analyzers::KernelTimeSummary& kernel : s.top_kernels) {
-    const std::string_view name = DisplayKernelName(kernel.name);
+    const std::string name = base::EscapeControlCharacters(DisplayKernelName(kernel.name));
     // A name that does not fit beside the numbers gets a line of its own, at full width: the part that
     // tells kernels apart is often in the middle (the functor of an elementwise kernel).
     const bool own_line = name.size() > name_width;
@@ -129,7 +130,9 @@ void RenderStepTimes(const Report& report, std::ostream& out, const TextStyle& s
   const std::string shown = s.step_times.size() < s.steps
                                 ? fmt::format("the first {} of {}", s.step_times.size(), s.steps)
                                 : fmt::format("{}", s.steps);
-  fmt::print(out, "\n{}\n", style.Heading(fmt::format("Steps: {}, from {}", shown, s.step_source)));
+  fmt::print(
+      out, "\n{}\n",
+      style.Heading(Shorten(fmt::format("Steps: {}, from {}", shown, s.step_source), width)));
   fmt::print(out, "  {:>5}  {:>10}  {:>10}\n", "step", "start", "duration");
   base::DurationNs longest = 0;
   for (const analyzers::StepTime& step : s.step_times) longest = std::max(longest, step.interval.duration());

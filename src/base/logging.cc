@@ -6,6 +6,8 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "src/base/terminal_text.h"
+
 namespace ampprof::base {
 namespace {
 
@@ -55,7 +57,9 @@ bool ShouldLog(LogLevel level) {
 }
 
 void LogMessage(LogLevel level, std::string_view message) {
-  Logger().log(ToSpdlog(level), "{}", message);
+  // Messages name files and kernels from traces: their control characters must not reach the
+  // terminal.
+  Logger().log(ToSpdlog(level), "{}", EscapeControlCharacters(message));
 }
 
 }  // namespace ampprof::base

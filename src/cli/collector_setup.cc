@@ -81,6 +81,7 @@ base::StatusOr<CollectorFiles> FindCollector() {
     }
     files.injection_library = beside.string();
   }
+  files.python_shim_dir = FindPythonShim();
   if (auto path = ProcessEnvironment("AMPPROF_CUPTI_LIBRARY"); path && !path->empty()) {
     if (!IsRegularFile(*path))
       return base::NotFoundError("AMPPROF_CUPTI_LIBRARY={}: no such file", *path);
@@ -89,7 +90,6 @@ base::StatusOr<CollectorFiles> FindCollector() {
   }
   // Where the build found it, then where CUDA installations put it (the same places the library's
   // RUNPATH lists, so that NVTX and the collector find the same file).
-  files.python_shim_dir = FindPythonShim();
   for (const std::string_view candidate : kCuptiLocations) {
     if (IsRegularFile(std::string(candidate))) {
       files.cupti_library = std::string(candidate);

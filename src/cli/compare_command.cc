@@ -13,8 +13,10 @@
 
 #include "reports/text/text_reporter.h"
 #include "src/base/format.h"
+#include "src/base/terminal_text.h"
 #include "src/cli/collector_setup.h"
 #include "src/cli/exit_codes.h"
+#include "src/cli/launcher.h"
 #include "src/cli/output_directory.h"
 #include "src/cli/traced_run.h"
 #include "src/pipeline/analysis.h"
@@ -120,18 +122,17 @@ base::StatusOr<std::vector<analyzers::Report>> StoppedRunReports(const std::vect
   return reports;
 }
 
-// A failed run stops the comparison, and ampprof exits with its status; what it recorded is still
-// reported, with how it ended.
-int ReportOnStoppedRun(const std::vector<ModeRun>& runs, size_t stopped, const CompareOptions& options) {
-  const int status = runs[stopped].outcome.ShellStatus();
-  if (!options.report || runs[stopped].traces.empty()) return status;
+// What a failed run recorded, reported with how it ended.
+void ReportOnStoppedRun(const std::vector<ModeRun>& runs, size_t stopped,
+                        const CompareOptions& options) {
+  if (!options.report || runs[stopped].traces.empty()) return;
   base::StatusOr<std::vector<analyzers::Report>> reports = StoppedRunReports(runs, stopped);
   if (!reports.ok()) {
-    fmt::print(std::cerr, "ampprof compare: cannot analyze the traces: {}\n", reports.status().message());
-    return status;
+    fmt::print(std::cerr, "ampprof compare: cannot analyze the traces: {}\n",
+               base::EscapeControlCharacters(reports.status().message()));
+    return;
   }
   PrintReports(*reports, runs);
-  return status;
 }
 
 int Compare(const CompareOptions& options) {
@@ -145,17 +146,27 @@ int Compare(const CompareOptions& options) {
     return kExitUsage;
   }
   // Every run's directory is prepared before the first starts: an unusable one fails now, not after
-  // an hour of FP32 training.
+  // an hour of FP32 training. All of them, and the one above that gets report.html, stay locked
+  // until ampprof exits, so that no other run writes into them meanwhile.
+  std::vector<PreparedOutputDirectory> locked;
+  base::StatusOr<PreparedOutputDirectory> top = LockOutputDirectory(options.traced.output_dir);
+  if (!top.ok()) {
+    fmt::print(std::cerr, "ampprof compare: {}\n", top.status().message());
+    return kExitBadInput;
+  }
+  locked.push_back(std::move(*top));
   std::vector<ModeRun> runs;
   for (int index = 1; index <= options.runs; ++index) {
     for (const Mode mode : {Mode::kFp32, Mode::kAmp}) {
       const std::string name = fmt::format("{}/{}-{}", options.traced.output_dir, ModeName(mode), index);
-      base::StatusOr<std::string> dir = PrepareOutputDirectory(name, options.traced.force);
+      base::StatusOr<PreparedOutputDirectory> dir =
+          PrepareOutputDirectory(name, options.traced.force);
       if (!dir.ok()) {
         fmt::print(std::cerr, "ampprof compare: {}\n", dir.status().message());
         return kExitBadInput;
       }
-      runs.push_back({mode, index, *dir, {}, {}});
+      runs.push_back({mode, index, dir->path, {}, {}});
+      locked.push_back(std::move(*dir));
     }
   }
 
@@ -169,6 +180,7 @@ int Compare(const CompareOptions& options) {
     workload.output_dir = run.dir;
     workload.capture = CaptureOptionsFor(options.traced, run.dir);
     workload.extra_environment = {{"AMPPROF_PRECISION", std::string(ModeName(run.mode))}};
+    workload.trace_wait = TraceWaitFor(options.traced);
     base::StatusOr<TracedRunResult> result = RunTraced(workload, *collector, "compare");
     if (!result.ok()) {
       fmt::print(std::cerr, "ampprof compare: {}\n", result.status().message());
@@ -179,7 +191,10 @@ int Compare(const CompareOptions& options) {
     if (run.outcome.ShellStatus() != 0) {
       fmt::print(std::cerr, "ampprof compare: the {} run {}{}; stopping\n", ModeName(run.mode),
                  run.outcome.signal != 0 ? "was " : "", analyzers::DescribeOutcome(run.outcome));
-      return ReportOnStoppedRun(runs, r, options);
+      // A failed run stops the comparison; ampprof ends as that run did (its status, or its
+      // signal).
+      ReportOnStoppedRun(runs, r, options);
+      return ExitLikeWorkload(run.outcome);
     }
     if (!result->recorded) return kExitOk;  // another tool owns the tracing: nothing to compare
     if (run.traces.empty()) {
@@ -194,7 +209,7 @@ int Compare(const CompareOptions& options) {
     base::StatusOr<PairResult> pair = ComparePair(runs[i], runs[i + 1]);
     if (!pair.ok()) {
       fmt::print(std::cerr, "ampprof compare: cannot analyze the traces: {}\n",
-                 pair.status().message());
+                 base::EscapeControlCharacters(pair.status().message()));
       return kExitBadInput;
     }
     pairs.push_back(std::move(*pair));
@@ -238,9 +253,10 @@ CommandAction AddCompareCommand(CLI::App& app) {
       "Each run gets AMPPROF_PRECISION=fp32 or amp, and {precision} in its arguments becomes fp32 or "
       "the --amp-dtype; traces go to DIR/fp32-N and DIR/amp-N.\n"
       "Example: ampprof compare --runs 3 -- ./train --precision {precision}\n"
-      "Exit status: 0 when both runs succeeded; otherwise the failing run's own status; 127/126 "
-      "when the program cannot be started; 1 bad usage, 2 an output directory is unusable or a "
-      "trace unreadable, 3 this build has no collector.");
+      "Exit status: 0 when both runs succeeded; otherwise the failing run's own status, or its "
+      "signal, which ampprof then dies of after the report; 127/126 when the program cannot be "
+      "started; 1 bad usage, 2 an output directory is unusable or in use, or a trace unreadable, 3 "
+      "this build has no collector.");
   return {command, [options] { return Compare(*options); }};
 }
 

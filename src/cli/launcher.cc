@@ -2,13 +2,18 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
-#include <map>
+#include <iostream>
+#include <string_view>
 
 extern char** environ;
 
@@ -50,20 +55,62 @@ class SignalForwarding {
   std::array<struct sigaction, kForwardedSignals.size()> previous_{};
 };
 
-// environ with `overrides` applied, as "KEY=VALUE" strings.
+// The child's environment: ours, byte for byte and in its order (duplicates, entries without '='
+// and all), with `overrides` set. A variable already there gets its new value where it stands, in
+// every entry of that name, so that whichever one a program reads (C's getenv takes the first,
+// Python's os.environ the last) it sees the same; the others are appended in their order.
 std::vector<std::string> ChildEnvironment(const std::vector<std::pair<std::string, std::string>>& overrides) {
-  std::map<std::string, std::string> values;
+  // Each name once, with its last value, in the order the names first appear.
+  std::vector<std::pair<std::string, std::string>> settings;
+  for (const auto& [name, value] : overrides) {
+    const auto same = std::find_if(settings.begin(), settings.end(),
+                                   [&](const auto& set) { return set.first == name; });
+    if (same != settings.end()) {
+      same->second = value;
+    } else {
+      settings.emplace_back(name, value);
+    }
+  }
+  std::vector<bool> placed(settings.size(), false);
+  std::vector<std::string> result;
   for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
     const std::string_view text(*entry);
     const size_t equals = text.find('=');
-    if (equals == std::string_view::npos) continue;
-    values.emplace(std::string(text.substr(0, equals)), std::string(text.substr(equals + 1)));
+    const auto setting = equals == std::string_view::npos
+                             ? settings.end()
+                             : std::find_if(settings.begin(), settings.end(), [&](const auto& set) {
+                                 return set.first == text.substr(0, equals);
+                               });
+    if (setting == settings.end()) {
+      result.emplace_back(text);
+      continue;
+    }
+    result.push_back(setting->first + "=" + setting->second);
+    placed[static_cast<size_t>(setting - settings.begin())] = true;
   }
-  for (const auto& [key, value] : overrides) values[key] = value;
-  std::vector<std::string> result;
-  result.reserve(values.size());
-  for (const auto& [key, value] : values) result.push_back(key + "=" + value);
+  for (size_t i = 0; i < settings.size(); ++i) {
+    if (!placed[i]) result.push_back(settings[i].first + "=" + settings[i].second);
+  }
   return result;
+}
+
+// Signals whose default action writes a core file (signal(7)).
+bool DumpsCore(int signal) {
+  switch (signal) {
+    case SIGABRT:
+    case SIGBUS:
+    case SIGFPE:
+    case SIGILL:
+    case SIGQUIT:
+    case SIGSEGV:
+    case SIGSYS:
+    case SIGTRAP:
+    case SIGXCPU:
+    case SIGXFSZ:
+      return true;
+    default:
+      return false;
+  }
 }
 
 }  // namespace
@@ -143,6 +190,32 @@ base::StatusOr<analyzers::WorkloadOutcome> RunWorkload(const LaunchRequest& requ
     outcome.exit_code = WEXITSTATUS(status);
   }
   return outcome;
+}
+
+int ExitLikeWorkload(const analyzers::WorkloadOutcome& outcome) {
+  if (outcome.signal == 0) return outcome.exit_code;
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  const int signal = outcome.signal;
+  if (DumpsCore(signal)) {
+    // The workload's core file, if any, is the one that matters. RLIMIT_CORE stops a core written
+    // to a file; a core_pattern that pipes to a program (systemd-coredump, apport) ignores it, but
+    // not a process that is not dumpable.
+    const rlimit no_core{0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+  }
+  struct sigaction default_action {};
+  default_action.sa_handler = SIG_DFL;
+  sigemptyset(&default_action.sa_mask);
+  sigaction(signal, &default_action, nullptr);
+  sigset_t only;
+  sigemptyset(&only);
+  sigaddset(&only, signal);
+  pthread_sigmask(SIG_UNBLOCK, &only, nullptr);
+  raise(signal);  // delivered before raise returns: the signal is unblocked in this thread
+  return outcome.ShellStatus();
 }
 
 }  // namespace ampprof::cli

@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include "src/base/terminal_text.h"
+
 namespace ampprof::cli {
 namespace {
 
@@ -32,7 +34,13 @@ std::string ProgressBar::Line(std::chrono::steady_clock::time_point now) const {
   // The task (a file name) gives way when the terminal is narrow: the line must not wrap.
   const size_t room = width_ - 1 > head.size() + tail.size() ? width_ - 1 - head.size() - tail.size() : 0;
   std::string task = task_;
-  if (task.size() > room) task = room > 3 ? task.substr(0, room - 3) + "..." : task.substr(0, room);
+  if (task.size() > room) {
+    // Cut before a UTF-8 character, never inside one (a lone continuation byte may be a C1
+    // control).
+    size_t cut = room > 3 ? room - 3 : room;
+    while (cut > 0 && (static_cast<unsigned char>(task[cut]) & 0xC0) == 0x80) --cut;
+    task = task.substr(0, cut) + (room > 3 ? "..." : "");
+  }
   return head + task + tail;
 }
 
@@ -48,7 +56,7 @@ void ProgressBar::DrawIfDue(bool task_changed) {
 
 void ProgressBar::Update(std::string_view task, size_t done, size_t total) {
   const std::lock_guard lock(mutex_);
-  task_ = std::string(task);
+  task_ = base::EscapeControlCharacters(task);  // a file name: shown, not obeyed, by the terminal
   done_ = done;
   total_ = total;
   DrawIfDue(/*task_changed=*/true);

@@ -9,8 +9,10 @@
 #include <fmt/ostream.h>
 
 #include "reports/text/text_reporter.h"
+#include "src/base/terminal_text.h"
 #include "src/cli/collector_setup.h"
 #include "src/cli/exit_codes.h"
+#include "src/cli/launcher.h"
 #include "src/cli/output_directory.h"
 #include "src/cli/traced_run.h"
 #include "src/pipeline/analysis.h"
@@ -31,13 +33,14 @@ void ReportOnTraces(const std::vector<std::string>& traces, const std::string& o
   auto reports = pipeline::AnalyzeTraces(traces);
   if (!reports.ok()) {
     fmt::print(std::cerr, "ampprof run: cannot analyze the traces: {}\n",
-               reports.status().message());
+               base::EscapeControlCharacters(reports.status().message()));
     return;
   }
   SetWorkloadOutcome(*reports, outcome);
   for (const analyzers::Report& report : *reports) {
     if (!report.summary.collector_note.empty()) {
-      fmt::print(std::cerr, "ampprof run: {}: {}\n", report.label, report.summary.collector_note);
+      fmt::print(std::cerr, "ampprof run: {}: {}\n", base::EscapeControlCharacters(report.label),
+                 base::EscapeControlCharacters(report.summary.collector_note));
     }
   }
   reports::RenderText(*reports, std::cout, {});
@@ -55,17 +58,20 @@ int Run(const RunOptions& options) {
     fmt::print(std::cerr, "ampprof run: {}\n", flags.message());
     return kExitUsage;
   }
-  base::StatusOr<std::string> output_dir =
+  // Held until ampprof exits: no other run writes into the directory meanwhile.
+  base::StatusOr<PreparedOutputDirectory> prepared =
       PrepareOutputDirectory(options.traced.output_dir, options.traced.force);
-  if (!output_dir.ok()) {
-    fmt::print(std::cerr, "ampprof run: {}\n", output_dir.status().message());
+  if (!prepared.ok()) {
+    fmt::print(std::cerr, "ampprof run: {}\n", prepared.status().message());
     return kExitBadInput;
   }
+  const std::string& output_dir = prepared->path;
 
   TracedWorkload workload;
   workload.argv = options.command;
-  workload.output_dir = *output_dir;
-  workload.capture = CaptureOptionsFor(options.traced, *output_dir);
+  workload.output_dir = output_dir;
+  workload.capture = CaptureOptionsFor(options.traced, output_dir);
+  workload.trace_wait = TraceWaitFor(options.traced);
   base::StatusOr<TracedRunResult> result = RunTraced(workload, *collector, "run");
   if (!result.ok()) {
     fmt::print(std::cerr, "ampprof run: {}\n", result.status().message());
@@ -73,12 +79,12 @@ int Run(const RunOptions& options) {
   }
   if (options.report && result->recorded) {
     if (result->traces.empty()) {
-      ExplainNoTrace("run", *output_dir, workload.capture);
+      ExplainNoTrace("run", output_dir, workload.capture);
     } else {
-      ReportOnTraces(result->traces, *output_dir, result->outcome);
+      ReportOnTraces(result->traces, output_dir, result->outcome);
     }
   }
-  return result->outcome.ShellStatus();
+  return ExitLikeWorkload(result->outcome);  // the report is out: now the workload's own end
 }
 
 }  // namespace
@@ -95,9 +101,9 @@ CommandAction AddRunCommand(CLI::App& app) {
       ->type_name("-- CMD ARGS...");
   command->footer(
       "Example: ampprof run -o traces -- python train.py --epochs 1\n"
-      "Exit status: the workload's own (128 + N when signal N killed it); 127/126 when it cannot "
-      "be started; 1 bad usage, 2 the output directory is unusable, 3 this build has no "
-      "collector.");
+      "Exit status: the workload's own; when signal N killed it, ampprof dies of N after the "
+      "report (a shell sees 128 + N); 127/126 when it cannot be started; 1 bad usage, 2 the output "
+      "directory is unusable or in use by another run, 3 this build has no collector.");
   // The action owns the options: CLI11 writes into them while parsing, after this function returns.
   return {command, [options] { return Run(*options); }};
 }

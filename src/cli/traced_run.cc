@@ -8,9 +8,18 @@
 
 #include "reports/html/html_reporter.h"
 #include "src/cli/launcher.h"
+#include "src/cli/open_traces.h"
 #include "src/cli/output_directory.h"
 
 namespace ampprof::cli {
+namespace {
+
+// "60 s", "1.5 s".
+std::string Seconds(std::chrono::milliseconds duration) {
+  return fmt::format("{} s", static_cast<double>(duration.count()) / 1000.0);
+}
+
+}  // namespace
 
 void AddTracedRunFlags(CLI::App* command, TracedRunFlags& flags) {
   command
@@ -43,6 +52,18 @@ void AddTracedRunFlags(CLI::App* command, TracedRunFlags& flags) {
   command->add_flag("--library-logs", flags.library_logs,
                     "cuBLASLt, cuBLAS and cuDNN log their calls (types, shapes, groups) into DIR, one "
                     "file per process; slows the run down");
+  command
+      ->add_option(
+          "--trace-wait", flags.trace_wait_seconds,
+          "When the program ends before its child processes, wait up to SEC seconds for the "
+          "traces they are still writing before the report")
+      ->type_name("SEC")
+      ->check(CLI::Range(0.0, 86400.0))
+      ->capture_default_str();
+}
+
+std::chrono::milliseconds TraceWaitFor(const TracedRunFlags& flags) {
+  return std::chrono::milliseconds(static_cast<int64_t>(flags.trace_wait_seconds * 1000.0));
 }
 
 base::Status CheckTracedRunFlags(const TracedRunFlags& flags) {
@@ -87,6 +108,20 @@ base::StatusOr<TracedRunResult> RunTraced(const TracedWorkload& workload,
     fmt::print(std::cerr,
                "ampprof {}: the workload was {}; its traces hold what was recorded before\n",
                command, analyzers::DescribeOutcome(result.outcome));
+  }
+  const std::vector<OpenTrace> still_open = WaitForOpenTraces(
+      workload.output_dir, workload.trace_wait, [&](const std::vector<OpenTrace>& open) {
+        fmt::print(std::cerr,
+                   "ampprof {}: the program has ended, but {} trace(s) are still being written by "
+                   "its other processes: {}; waiting up to {} for them (--trace-wait)\n",
+                   command, open.size(), DescribeOpenTraces(open), Seconds(workload.trace_wait));
+      });
+  if (!still_open.empty()) {
+    fmt::print(
+        std::cerr,
+        "ampprof {}: gave up waiting after {}: {} trace(s) are still being written: {}; the report "
+        "shows what they held then\n",
+        command, Seconds(workload.trace_wait), still_open.size(), DescribeOpenTraces(still_open));
   }
   // The workload has run: a directory that cannot be listed loses the report, not its exit status.
   base::StatusOr<std::vector<std::string>> traces = AmptTracesIn(workload.output_dir);

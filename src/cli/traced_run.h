@@ -11,6 +11,7 @@
 //   ASSIGN_OR_RETURN(TracedRunResult result, RunTraced(workload, "run"));
 //   // result.outcome: how the workload ended; result.traces: what it wrote
 
+#include <chrono>
 #include <optional>
 #include <span>
 #include <string>
@@ -34,6 +35,10 @@ struct TracedRunFlags {
   std::optional<double> duration_seconds;
   bool torch_ops = false;
   bool library_logs = false;
+  // How long to wait, once the workload's main process has ended, for traces its other processes
+  // are still writing (open_traces.h): longer than any exit flush, shorter than a forgotten
+  // background job.
+  double trace_wait_seconds = 60.0;
 };
 
 void AddTracedRunFlags(CLI::App* command, TracedRunFlags& flags);
@@ -49,17 +54,24 @@ struct TracedWorkload {
   CaptureOptions capture;
   // Set after the collector's variables: the precision a comparison asks for, the Python shim.
   std::vector<std::pair<std::string, std::string>> extra_environment;
+  // The longest wait for traces still being written after the workload's main process ended.
+  std::chrono::milliseconds trace_wait{0};
 };
 
+// The flags' --trace-wait as a duration.
+std::chrono::milliseconds TraceWaitFor(const TracedRunFlags& flags);
+
 struct TracedRunResult {
-  analyzers::WorkloadOutcome outcome;   // outcome.ShellStatus(): what ampprof exits with
+  analyzers::WorkloadOutcome outcome;   // ExitLikeWorkload(outcome): how ampprof ends
   bool recorded = true;                 // false when another tool owned CUDA/NVTX injection
   std::vector<std::string> traces;      // the .ampt files it wrote, sorted
 };
 
-// Runs the workload with the collector. Says on stderr (prefixed "ampprof <command>: ") when another
-// tool keeps ampprof out and when the workload died of a signal. An error only when the workload could
-// not be started (kNotFound: 127, otherwise 126, as a shell).
+// Runs the workload with the collector, then waits (up to workload.trace_wait) for traces that its
+// other processes are still writing. Says on stderr (prefixed "ampprof <command>: ") when another
+// tool keeps ampprof out, when the workload died of a signal, when it waits for traces and when it
+// gives up waiting, naming them. An error only when the workload could not be started (kNotFound:
+// 127, otherwise 126, as a shell).
 base::StatusOr<TracedRunResult> RunTraced(const TracedWorkload& workload, const CollectorFiles& collector,
                                           std::string_view command);
 

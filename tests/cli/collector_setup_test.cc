@@ -3,10 +3,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
 #include <map>
 #include <string>
 
 #include "tests/testing/fake_environment.h"
+#include "tests/testing/temp_dir.h"
 
 namespace ampprof::cli {
 namespace {
@@ -102,6 +105,28 @@ TEST(CollectorSetupTest, LibraryLogsGoToTheOutputDirectory) {
   const TracedEnvironment traced = TracedRunEnvironment(capture, kCollector, FakeEnvironment({}));
   EXPECT_THAT(traced.variables, Contains(Pair("CUBLASLT_LOG_FILE", "/work/out/cublaslt.%i.log")));
   EXPECT_THAT(traced.variables, Contains(Pair("CUDNN_LOGDEST_DBG", "/work/out/cudnn.%i.log")));
+}
+
+// Every way of naming the collector's files finds the shim too: with AMPPROF_CUPTI_LIBRARY set, the
+// shim was left out and Python workloads ran without it.
+TEST(CollectorSetupTest, FindsThePythonShimWhateverNamesLibcupti) {
+  const ampprof::testing::TempDir dir;
+  std::ofstream(dir.File("libampprof_inject.so")) << "";
+  std::ofstream(dir.File("libcupti.so.13")) << "";
+  std::ofstream(dir.File("sitecustomize.py")) << "";
+  setenv("AMPPROF_INJECTION_LIBRARY", dir.File("libampprof_inject.so").c_str(), 1);
+  setenv("AMPPROF_PYTHON_SHIM_DIR", dir.path().c_str(), 1);
+  setenv("AMPPROF_CUPTI_LIBRARY", dir.File("libcupti.so.13").c_str(), 1);
+  const base::StatusOr<CollectorFiles> found = FindCollector();
+  unsetenv("AMPPROF_INJECTION_LIBRARY");
+  unsetenv("AMPPROF_PYTHON_SHIM_DIR");
+  unsetenv("AMPPROF_CUPTI_LIBRARY");
+  if (!found.ok() && found.status().code() == base::StatusCode::kUnsupported) {
+    GTEST_SKIP() << "a build without the collector";
+  }
+  ASSERT_TRUE(found.ok()) << found.status().ToString();
+  EXPECT_EQ(found->cupti_library, dir.File("libcupti.so.13"));
+  EXPECT_EQ(found->python_shim_dir, dir.path());
 }
 
 }  // namespace

@@ -1,12 +1,20 @@
 #include "src/cli/launcher.h"
 
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
+
+#include "tests/testing/temp_dir.h"
+
+extern char** environ;
 
 namespace ampprof::cli {
 namespace {
@@ -45,6 +53,71 @@ TEST(Launcher, SetsTheRequestedEnvironmentOverTheInheritedOne) {
                 {{"AMPPROF_LAUNCHER_TEST", "set"}}),
             0);
   unsetenv("AMPPROF_LAUNCHER_TEST");
+}
+
+// The workload's environment is ampprof's own, as the kernel hands it over (/proc/self/environ of
+// the program itself): in its order, duplicates and entries without '=' kept, ampprof's variables
+// set in place of the entries of that name or appended.
+TEST(Launcher, PassesTheEnvironmentThroughByteForByte) {
+  using namespace std::string_literals;
+  char zebra[] = "ZEBRA=1";
+  char apple[] = "APPLE=2";
+  char no_equals[] = "JUST_A_WORD";
+  char duplicate_first[] = "DUP=first";
+  char set_here[] = "AMPPROF_TEST_SET=old";
+  char duplicate_second[] = "DUP=second";
+  char set_again[] = "AMPPROF_TEST_SET=older";
+  char empty[] = "EMPTY=";
+  char* custom[] = {zebra,     apple, no_equals, duplicate_first, set_here, duplicate_second,
+                    set_again, empty, nullptr};
+  const ampprof::testing::TempDir dir;
+  const std::string copy = dir.File("environ");
+  char** const saved = environ;
+  environ = custom;
+  const auto ended = RunWorkload({{"/bin/cp", "/proc/self/environ", copy},
+                                  {{"AMPPROF_TEST_SET", "new"}, {"AMPPROF_TEST_ADDED", "x=y"}}});
+  environ = saved;
+  ASSERT_TRUE(ended.ok()) << ended.status().ToString();
+  ASSERT_EQ(ended->ShellStatus(), 0);
+  const std::vector<uint8_t> bytes = ampprof::testing::ReadFileBytes(copy);
+  EXPECT_EQ(std::string(bytes.begin(), bytes.end()),
+            "ZEBRA=1\0APPLE=2\0JUST_A_WORD\0DUP=first\0AMPPROF_TEST_SET=new\0DUP=second\0"
+            "AMPPROF_TEST_SET=new\0EMPTY=\0AMPPROF_TEST_ADDED=x=y\0"s);
+}
+
+// How a process that calls ExitLikeWorkload(outcome) ends, as its parent (a shell) sees it. The
+// signal starts blocked and ignored, as it may be in ampprof after a run.
+int EndingOfExitLikeWorkload(const analyzers::WorkloadOutcome& outcome) {
+  std::fflush(
+      nullptr);  // the child flushes its streams: nothing of the test's may be in them twice
+  const pid_t child = fork();
+  if (child == 0) {
+    signal(SIGINT, SIG_IGN);
+    sigset_t blocked;
+    sigfillset(&blocked);
+    sigprocmask(SIG_BLOCK, &blocked, nullptr);
+    const int status = ExitLikeWorkload(outcome);
+    _exit(outcome.signal == 0 ? status : 98);  // 98: still alive after the signal
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  return status;
+}
+
+// Ctrl-C stops a shell loop of `ampprof run` commands as it stops the bare loop: ampprof dies of
+// the workload's signal rather than exiting with 130 (bash continues a loop after a command that
+// exited).
+TEST(Launcher, EndsAsTheWorkloadEnded) {
+  int status = EndingOfExitLikeWorkload({.exit_code = 7, .signal = 0});
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 7) << status;
+  status = EndingOfExitLikeWorkload({.exit_code = 0, .signal = SIGINT});
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << status;
+  status = EndingOfExitLikeWorkload({.exit_code = 0, .signal = SIGKILL});
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << status;
+  // The workload wrote its core file, if any; ampprof writes none of its own.
+  status = EndingOfExitLikeWorkload({.exit_code = 0, .signal = SIGSEGV});
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV) << status;
+  EXPECT_FALSE(WCOREDUMP(status)) << status;
 }
 
 TEST(Launcher, NamesAProgramThatCannotBeStarted) {

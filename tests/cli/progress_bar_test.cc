@@ -52,6 +52,33 @@ TEST(ProgressBar, DrawsAfterTheDelayAndErasesItselfWhenDone) {
   EXPECT_EQ(out.str(), "") << "nothing after Done";
 }
 
+// The task names a file, which may be named anything: shown, not obeyed, and never cut inside a
+// UTF-8 character.
+TEST(ProgressBar, EscapesTheFileName) {
+  FakeClock clock;
+  std::ostringstream out;
+  ProgressBar bar(out, 80, clock.AsClock());
+  bar.Update("reading \x1b]0;pwned\x07.json", 0, 4);
+  clock.now += milliseconds(1200);
+  bar.Tick();
+  EXPECT_EQ(out.str(),
+            "\r\x1b[K[------------------------]   0%  reading \\x1b]0;pwned\\x07.json  1.2 s");
+  std::string name = "reading ";
+  for (int i = 0; i < 40; ++i)
+    name += "\xe2\x80\xa6";  // U+2026, whose second byte alone is a C1 control
+  for (const size_t width : {60, 61, 62}) {
+    std::ostringstream narrow;
+    ProgressBar cut(narrow, width, clock.AsClock());
+    clock.now += milliseconds(1200);
+    cut.Update(name, 0, 4);
+    const std::string line = narrow.str();
+    const size_t task = line.find("reading ");
+    const size_t dots = line.find("...", task);
+    ASSERT_NE(dots, std::string::npos) << line;
+    EXPECT_EQ((dots - task - 8) % 3, 0u) << "cut inside a character at width " << width;
+  }
+}
+
 TEST(ProgressBar, RedrawsAtMostTenTimesASecond) {
   FakeClock clock;
   std::ostringstream out;

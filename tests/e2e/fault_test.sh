@@ -1,7 +1,8 @@
 #!/bin/sh
 # Fault tests of `ampprof run` and `ampprof compare` (docs/reliability.md, "Faults in the traced run"):
-# the workload crashes, aborts, is killed or interrupted; the output directory is unusable, fills up,
-# already holds traces or is shared by several ranks; kernel names are huge or a million. The workload
+# the workload crashes, aborts, is killed or interrupted (and ampprof ends as it did); its children
+# outlive it; the output directory is unusable, fills up, already holds traces, is shared by several
+# ranks or by two runs at once; kernel names are huge, a million, or carry terminal control sequences. The workload
 # is ampprof_fault_workload (fault_workload.cc), which writes its trace as the collector does, so all
 # of it is checked without a GPU. Run by ctest as e2e.faults (and e2e.faults.million_names):
 #
@@ -55,14 +56,74 @@ end_case() {
   fi
 }
 
-# run_ampprof ARGS...: ampprof with stdout and stderr in $WORK/<case>.out/.err; sets $status.
-run_ampprof() {
-  "$AMPPROF" "$@" >"$WORK/$case_name.out" 2>"$WORK/$case_name.err"
+# How ampprof itself ended, "exit N" or "signal N": a shell's $? is 128 + N for both, but a shell loop
+# is not indifferent (bash goes on after a command that exited 130, and stops after one that died of
+# SIGINT). python3 tells them apart; without it the endings are not checked.
+PYTHON=$(command -v python3 || true)
+TELL_ENDING='import subprocess, sys
+child = subprocess.Popen(sys.argv[3:])
+with open(sys.argv[1], "w") as pid:
+    pid.write("%d\n" % child.pid)
+code = child.wait()
+with open(sys.argv[2], "w") as ending:
+    ending.write("signal %d\n" % -code if code < 0 else "exit %d\n" % code)'
+
+# start_ampprof ARGS...: ampprof in the background, stdout and stderr in $WORK/<case>.out/.err; sets
+# $ampprof to its pid. finish_ampprof: waits for it; sets $status (as a shell reports it) and $ending.
+start_ampprof() {
+  rm -f "$WORK/$case_name.pid" "$WORK/$case_name.ending"
+  if [ -n "$PYTHON" ]; then
+    "$PYTHON" -c "$TELL_ENDING" "$WORK/$case_name.pid" "$WORK/$case_name.ending" "$AMPPROF" "$@" \
+      >"$WORK/$case_name.out" 2>"$WORK/$case_name.err" &
+    waiter=$!
+    wait_for "$WORK/$case_name.pid" '^[0-9]+$'
+    ampprof=$(cat "$WORK/$case_name.pid")
+  else
+    "$AMPPROF" "$@" >"$WORK/$case_name.out" 2>"$WORK/$case_name.err" &
+    waiter=$!
+    ampprof=$waiter
+  fi
+}
+finish_ampprof() {
+  wait "$waiter"
   status=$?
+  ending=unknown
+  if [ -n "$PYTHON" ]; then
+    ending=$(cat "$WORK/$case_name.ending")
+    case $ending in
+      "signal "*) status=$((128 + ${ending#signal })) ;;
+      "exit "*) status=${ending#exit } ;;
+    esac
+  fi
+}
+
+# run_ampprof ARGS...: ampprof with stdout and stderr in $WORK/<case>.out/.err; sets $status and $ending.
+run_ampprof() {
+  start_ampprof "$@"
+  finish_ampprof
 }
 
 expect_status() {
   [ "$status" -eq "$1" ] || problem "exit status $status, expected $1"
+}
+# expect_ending "signal N" | "exit N": how ampprof itself ended.
+expect_ending() {
+  if [ "$ending" = unknown ]; then
+    echo "  ($case_name: how ampprof ended is not checked: no python3)"
+  elif [ "$ending" != "$1" ]; then
+    problem "ampprof ended with '$ending', expected '$1'"
+  fi
+}
+expect_no_err() {
+  if grep -Eq -- "$1" "$WORK/$case_name.err"; then problem "stderr has a line matching '$1'"; fi
+}
+# expect_printable FILE...: nothing but printable ASCII, newlines and the Markdown summary's " · "
+# (U+00B7): no raw control byte, and no byte a terminal could take for one.
+expect_printable() {
+  for file in "$@"; do
+    raw=$(LC_ALL=C tr -d '\n\40-\176\302\267' <"$file" | wc -c)
+    [ "$raw" -eq 0 ] || problem "$(basename "$file") holds $raw raw control or non-ASCII byte(s)"
+  done
 }
 # expect_out REGEX / expect_err REGEX: a line of stdout / stderr matches (grep -E).
 expect_out() {
@@ -93,16 +154,22 @@ wait_for() {
   done
 }
 
-# Ends what a case left running after it failed: ampprof ($1) and the workloads that wrote traces
-# into directory $2 (their pids are in the trace names), each by its pid.
-stop_run() {
-  kill -KILL "$1" 2>/dev/null
-  for trace in "$2"/*.ampt; do
+# Ends the workloads that wrote traces into directory $1 (their pids are in the trace names), each by
+# its pid.
+stop_workloads() {
+  for trace in "$1"/*.ampt; do
     [ -e "$trace" ] || continue
     pid=${trace##*-pid}
     kill -KILL "${pid%.ampt}" 2>/dev/null
   done
-  wait "$1" 2>/dev/null
+}
+
+# Ends what a case left running after it failed: ampprof ($1, started by start_ampprof) and the
+# workloads that wrote traces into directory $2.
+stop_run() {
+  kill -KILL "$1" 2>/dev/null
+  stop_workloads "$2"
+  wait "$waiter" 2>/dev/null
 }
 
 # The command that runs its arguments in a private mount namespace (as root; else as root of a new
@@ -121,6 +188,7 @@ case_exit_status() {
   begin exit_status
   run_ampprof run -o "$WORK/exit_status" -- "$WORKLOAD" --end exit:3
   expect_status 3
+  expect_ending "exit 3"
   expect_out '^ended     exited with status 3$'
   expect_kernels_reported
 }
@@ -129,6 +197,7 @@ case_segfault() {
   begin segfault
   run_ampprof run -o "$WORK/segfault" -- "$WORKLOAD" --end segfault
   expect_status 139
+  expect_ending "signal 11"  # after the report, as the workload died
   expect_err '^ampprof run: the workload was killed by signal 11 \(SIGSEGV\); its traces hold what was recorded before$'
   expect_out '^ended     killed by signal 11 \(SIGSEGV\)$'
   expect_kernels_reported
@@ -140,6 +209,7 @@ case_abort() {
   begin abort
   run_ampprof run -o "$WORK/abort" -- "$WORKLOAD" --end abort
   expect_status 134
+  expect_ending "signal 6"
   expect_err 'killed by signal 6 \(SIGABRT\)'
   expect_out '^ended     killed by signal 6 \(SIGABRT\)$'
   expect_kernels_reported
@@ -149,6 +219,7 @@ case_sigkill() {
   begin sigkill
   run_ampprof run -o "$WORK/sigkill" -- "$WORKLOAD" --end sigkill
   expect_status 137
+  expect_ending "signal 9"
   expect_out '^ended     killed by signal 9 \(SIGKILL\)$'
   expect_kernels_reported
   expect_out '^data      no records lost or repaired$'   # killed between two writes: nothing torn
@@ -170,13 +241,12 @@ case_sigkill_mid_write() {
 # Ctrl-C sent to ampprof alone (not its process group, as `kill -INT` or a scheduler does): forwarded;
 # the workload finishes its step and dies of SIGINT as Python does, its trace as the last flush left it;
 # a second SIGINT while it shuts down is forwarded too and does not end ampprof, which reports and
-# exits 130.
+# then dies of SIGINT itself, as the workload did (status 130).
 case_ctrl_c() {
   begin ctrl_c
   dir="$WORK/ctrl_c"
-  "$AMPPROF" run -o "$dir" -- "$WORKLOAD" --end sigint --kernels 200000 --step-delay-ms 20 \
-    --sigint-linger-ms 20000 >"$WORK/ctrl_c.out" 2>"$WORK/ctrl_c.err" &
-  ampprof=$!
+  start_ampprof run -o "$dir" -- "$WORKLOAD" --end sigint --kernels 200000 --step-delay-ms 20 \
+    --sigint-linger-ms 20000
   if ! wait_for "$WORK/ctrl_c.err" '^ampprof_fault_workload: writing '; then
     problem "the workload never started writing"
     stop_run "$ampprof" "$dir"
@@ -189,9 +259,9 @@ case_ctrl_c() {
     return
   fi
   kill -INT "$ampprof"
-  wait "$ampprof"
-  status=$?
+  finish_ampprof
   expect_status 130
+  expect_ending "signal 2"
   expect_err '^ampprof_fault_workload: 2 SIGINT\(s\) received$'
   expect_err '^ampprof run: the workload was killed by signal 2 \(SIGINT\)'
   expect_out '^ended     killed by signal 2 \(SIGINT\)$'
@@ -207,6 +277,7 @@ case_compare_amp_crash() {
     "exec '$WORKLOAD'" >"$script"
   run_ampprof compare -o "$WORK/compare_amp_crash" -- sh "$script"
   expect_status 139
+  expect_ending "signal 11"
   expect_err '^ampprof compare: the amp run was killed by signal 11 \(SIGSEGV\); stopping$'
   expect_out '^ended     killed by signal 11 \(SIGSEGV\)$'
   expect_out '^FP32 vs mixed precision$'
@@ -221,6 +292,7 @@ case_compare_fp32_crash() {
     "exec '$WORKLOAD'" >"$script"
   run_ampprof compare -o "$WORK/compare_fp32_crash" -- sh "$script"
   expect_status 134
+  expect_ending "signal 6"
   expect_err '^ampprof compare: the fp32 run was killed by signal 6 \(SIGABRT\); stopping$'
   expect_err "^ampprof compare: nothing to compare; the FP32 run's own report follows$"
   expect_out '^ended     killed by signal 6 \(SIGABRT\)$'
@@ -235,21 +307,107 @@ case_compare_fp32_crash() {
 case_compare_ctrl_c() {
   begin compare_ctrl_c
   dir="$WORK/compare_ctrl_c"
-  "$AMPPROF" compare -o "$dir" -- "$WORKLOAD" --end sigint --kernels 200000 --step-delay-ms 20 \
-    >"$WORK/compare_ctrl_c.out" 2>"$WORK/compare_ctrl_c.err" &
-  ampprof=$!
+  start_ampprof compare -o "$dir" -- "$WORKLOAD" --end sigint --kernels 200000 --step-delay-ms 20
   if ! wait_for "$WORK/compare_ctrl_c.err" '^ampprof_fault_workload: writing '; then
     problem "the workload never started writing"
     stop_run "$ampprof" "$dir/fp32-1"
     return
   fi
   kill -INT "$ampprof"
-  wait "$ampprof"
-  status=$?
+  finish_ampprof
   expect_status 130
+  expect_ending "signal 2"
   expect_err '^ampprof compare: the fp32 run was killed by signal 2 \(SIGINT\); stopping$'
   expect_out '^ended     killed by signal 2 \(SIGINT\)$'
   expect_kernels_reported
+}
+
+# ---- processes that outlive the workload, runs that share a directory ----
+
+# child_writes CHILD_ERR ARGS...: a shell command that starts the workload with ARGS in the
+# background and exits as soon as the workload writes its trace (at most 30 s later): a program that
+# ends before its child processes.
+child_writes() {
+  err=$1
+  shift
+  printf '%s' "'$WORKLOAD' $* 2>'$err' & i=0; until grep -q '^ampprof_fault_workload: writing ' '$err' || [ \$i -ge 300 ]; do sleep 0.1; i=\$((i + 1)); done"
+}
+
+# The workload's main process exits while its child still writes its trace: the report waits for the
+# trace to be finished and counts all of it (it used to count the few steps written by then, and say
+# "no records lost").
+case_children_outlive_the_workload() {
+  begin children_outlive_the_workload
+  dir="$WORK/children"
+  run_ampprof run -o "$dir" -- sh -c "$(child_writes "$WORK/$case_name.child" --kernels 40000 --step-delay-ms 3)"
+  expect_status 0
+  expect_err "^ampprof run: the program has ended, but 1 trace\(s\) are still being written by its other processes: ampprof-pid[0-9]+\.ampt \(process [0-9]+\); waiting up to 60 s for them \(--trace-wait\)$"
+  expect_no_err 'gave up'
+  expect_out '^ {10}4[0-9],[0-9]{3} kernels on 2 streams'  # the whole of --kernels 40000
+  "$AMPPROF" analyze "$dir" >"$WORK/$case_name.finished" 2>&1 || problem "analyze of the finished trace failed"
+  reported=$(grep -Eo '^ {10}[0-9,]+ kernels' "$WORK/$case_name.out")
+  finished=$(grep -Eo '^ {10}[0-9,]+ kernels' "$WORK/$case_name.finished")
+  [ -n "$finished" ] && [ "$reported" = "$finished" ] ||
+    problem "the report counted '$reported', the finished trace holds '$finished'"
+}
+
+# A child that writes for longer than --trace-wait: the report comes after the wait, and says which
+# trace was still being written.
+case_gave_up_waiting() {
+  begin gave_up_waiting
+  dir="$WORK/gave_up"
+  run_ampprof run -o "$dir" --trace-wait 1 -- sh -c \
+    "$(child_writes "$WORK/$case_name.child" --end sigint --kernels 2000000 --step-delay-ms 20)"
+  stop_workloads "$dir"
+  expect_status 0
+  expect_err '^ampprof run: gave up waiting after 1 s: 1 trace\(s\) are still being written: ampprof-pid[0-9]+\.ampt \(process [0-9]+\); the report shows what they held then$'
+  expect_kernels_reported
+}
+
+# Two runs given the same directory at the same time: the second is refused, with or without --force,
+# and the first run's trace and report are its own.
+case_concurrent_runs() {
+  begin concurrent_runs
+  dir="$WORK/concurrent"
+  start_ampprof run -o "$dir" -- "$WORKLOAD" --end sigint --kernels 200000 --step-delay-ms 20
+  if ! wait_for "$WORK/$case_name.err" '^ampprof_fault_workload: writing '; then
+    problem "the first run's workload never started writing"
+    stop_run "$ampprof" "$dir"
+    return
+  fi
+  for second in "run -o $dir" "run -o $dir --force" "compare -o $dir"; do
+    # shellcheck disable=SC2086 # the words of $second are the arguments
+    "$AMPPROF" $second -- "$WORKLOAD" >"$WORK/$case_name.second.out" 2>"$WORK/$case_name.second.err"
+    second_status=$?
+    [ "$second_status" -eq 2 ] || problem "'ampprof $second' beside a run: exit status $second_status, expected 2"
+    grep -Eq 'concurrent: another ampprof run is using this directory; wait for it to end, or give this run another -o$' \
+      "$WORK/$case_name.second.err" || problem "'ampprof $second' beside a run: $(head -c 300 "$WORK/$case_name.second.err")"
+  done
+  set -- "$dir"/*.ampt
+  [ "$#" -eq 1 ] && [ -e "$1" ] || problem "the first run's trace is gone: $*"
+  kill -INT "$ampprof"
+  finish_ampprof
+  expect_status 130
+  expect_err '^ampprof run: 1 trace\(s\) in '
+  expect_kernels_reported
+}
+
+# ---- what reaches the terminal ----
+
+# Kernel, GPU, process and workload names carrying terminal sequences (window title, clipboard, clear
+# screen): every text output shows them escaped; no raw control byte reaches stdout or stderr.
+case_hostile_names() {
+  begin hostile_names
+  dir="$WORK/hostile"
+  run_ampprof run -o "$dir" -- "$WORKLOAD" --hostile-names --kernels 5000
+  expect_status 0
+  expect_kernels_reported
+  expect_out '^workload  .*\\x1b\[5m\\u009b31m\\x0a$'    # shortened in the middle, its end escaped
+  expect_out '^ {10}.*\\x1b\]0;pwned\\x07.*, sm_90$'
+  "$AMPPROF" analyze "$dir" --verbose >"$WORK/$case_name.verbose" 2>&1 || problem "analyze --verbose failed"
+  "$AMPPROF" analyze "$dir" --format md >"$WORK/$case_name.md" 2>&1 || problem "analyze --format md failed"
+  grep -q 'Top kernels by GPU time' "$WORK/$case_name.verbose" || problem "no top kernels table"
+  expect_printable "$WORK/$case_name.out" "$WORK/$case_name.err" "$WORK/$case_name.verbose" "$WORK/$case_name.md"
 }
 
 # ---- the output directory ----
@@ -403,7 +561,7 @@ case_million_names() {
 
 # ---- main ----
 
-cases=${*:-"exit_status segfault abort sigkill sigkill_mid_write ctrl_c compare_amp_crash compare_fp32_crash compare_ctrl_c unwritable disk_full existing_output ranks long_names"}
+cases=${*:-"exit_status segfault abort sigkill sigkill_mid_write ctrl_c compare_amp_crash compare_fp32_crash compare_ctrl_c children_outlive_the_workload gave_up_waiting concurrent_runs hostile_names unwritable disk_full existing_output ranks long_names"}
 for name in $cases; do
   "case_$name"
   end_case

@@ -1,30 +1,38 @@
-// ampprof_fault_workload: a stand-in for a process traced by ampprof's CUPTI collector, for the fault
-// tests of `ampprof run` and `compare` on machines without a GPU (tests/e2e/fault_test.sh).
+// ampprof_fault_workload: a stand-in for a process traced by ampprof's CUPTI collector, for the
+// fault tests of `ampprof run` and `compare` on machines without a GPU (tests/e2e/fault_test.sh).
 //
 // It writes its trace as the collector does: into $AMPPROF_OUTPUT_DIR, under the collector's name
-// (ampprof-rank<R>-pid<P>.ampt, process_identity.h, ranks from RANK/OMPI/Slurm variables), through the
-// real AmptWriter, with the records of the synthetic AMP training loop, flushed after every step as the
-// collector's writer thread does whenever CUPTI hands it buffers; the FP32 loop when
-// AMPPROF_PRECISION=fp32, as `ampprof compare` asks of its FP32 run. Then it ends the way it is told:
+// (ampprof-rank<R>-pid<P>.ampt, process_identity.h, ranks from RANK/OMPI/Slurm variables), through
+// the real AmptWriter, with the records of the synthetic AMP training loop, flushed after every
+// step as the collector's writer thread does whenever CUPTI hands it buffers; the FP32 loop when
+// AMPPROF_PRECISION=fp32, as `ampprof compare` asks of its FP32 run. Then it ends the way it is
+// told:
 //
 //   --end exit:N            closes the trace (the collector's atexit flush) and exits with N
 //   --end segfault          a write through a null pointer, the trace not closed
 //   --end abort             abort(), the trace not closed
 //   --end sigkill           SIGKILL to itself, the trace not closed
-//   --end sigkill-mid-write SIGKILL, with the file cut in the middle of the last chunk written: what a
-//                           kill that lands inside the write(2) of a chunk leaves (a large write to a
-//                           file stops between pages when a fatal signal arrives)
+//   --end sigkill-mid-write SIGKILL, with the file cut in the middle of the last chunk written:
+//   what a
+//                           kill that lands inside the write(2) of a chunk leaves (a large write to
+//                           a file stops between pages when a fatal signal arrives)
 //   --end sigint            runs until SIGINT, finishes the step and dies of SIGINT (status 130) as
 //                           Python 3.8+ does on an uncaught KeyboardInterrupt: after its own
-//                           finalisation, before the C library's atexit handlers, so the collector's
-//                           exit flush never runs and the trace holds what the flushes after each step
-//                           wrote. With --sigint-linger-ms the shutdown first takes that long, unless
-//                           a second SIGINT cuts it short. Without a SIGINT by --kernels kernels, it
-//                           says so and exits with 1 (a test that went wrong stays bounded)
+//                           finalisation, before the C library's atexit handlers, so the
+//                           collector's exit flush never runs and the trace holds what the flushes
+//                           after each step wrote. With --sigint-linger-ms the shutdown first takes
+//                           that long, unless a second SIGINT cuts it short. Without a SIGINT by
+//                           --kernels kernels, it says so and exits with 1 (a test that went wrong
+//                           stays bounded)
 //
-// Progress goes to stderr, one line each: "writing PATH" after the 8th step, when kernels are in the
-// file (the synthetic loop delivers them in batches, as CUPTI does, about every third step), then how
-// it ends.
+// With --hostile-names, every kernel name, the GPU's name, the process's command and the workload's
+// description (the metadata "workload") end with terminal control sequences (set the window title,
+// write the clipboard, clear the screen, a C1 CSI), as a hostile or broken trace would have them:
+// what reaches the terminal is checked.
+//
+// Progress goes to stderr, one line each: "writing PATH" after the 8th step, when kernels are in
+// the file (the synthetic loop delivers them in batches, as CUPTI does, about every third step),
+// then how it ends.
 
 #include <signal.h>
 #include <sys/resource.h>
@@ -36,7 +44,9 @@
 #include <cstdlib>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
+#include <unordered_map>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -82,6 +92,63 @@ std::optional<std::string> Environment(std::string_view name) {
   _exit(128 + number);  // unreachable: the default action of these signals ends the process
 }
 
+// Window title (OSC 0), clipboard (OSC 52), clear screen (CSI 2 J), blink, C1 CSI in UTF-8, a
+// newline.
+constexpr std::string_view kHostileSuffix =
+    "\x1b]0;pwned\x07\x1b]52;c;cHduZWQ=\x07\x1b[2J\x1b[5m\xc2\x9b"
+    "31m\n";
+
+// A sink in front of the writer that appends kHostileSuffix to the names a trace carries.
+class HostileNames final : public ampprof::records::RecordSink {
+ public:
+  explicit HostileNames(AmptWriter& writer) : writer_(writer) {}
+
+  ampprof::base::StringPool& strings() override { return writer_.strings(); }
+  ampprof::base::Stats& stats() override { return writer_.stats(); }
+  void SetMetadata(std::string_view key, std::string_view value) override {
+    writer_.SetMetadata(key, key == "workload" ? std::string(value) + std::string(kHostileSuffix)
+                                               : std::string(value));
+  }
+  void Add(const ampprof::records::DeviceRecord& record) override {
+    ampprof::records::DeviceRecord hostile = record;
+    hostile.name = Hostile(record.name);
+    writer_.Add(hostile);
+  }
+  void Add(const ampprof::records::ProcessRecord& record) override {
+    ampprof::records::ProcessRecord hostile = record;
+    hostile.command = Hostile(record.command);
+    writer_.Add(hostile);
+  }
+  void Add(const ampprof::records::KernelRecord& record) override {
+    ampprof::records::KernelRecord hostile = record;
+    hostile.name = Hostile(record.name);
+    writer_.Add(hostile);
+  }
+  void Add(const ampprof::records::ThreadRecord& record) override { writer_.Add(record); }
+  void Add(const ampprof::records::ApiCallRecord& record) override { writer_.Add(record); }
+  void Add(const ampprof::records::MemcpyRecord& record) override { writer_.Add(record); }
+  void Add(const ampprof::records::MemsetRecord& record) override { writer_.Add(record); }
+  void Add(const ampprof::records::SyncRecord& record) override { writer_.Add(record); }
+  void Add(const ampprof::records::RangeRecord& record) override { writer_.Add(record); }
+  void Add(const ampprof::records::MarkRecord& record) override { writer_.Add(record); }
+  void Add(const ampprof::records::MemoryRecord& record) override { writer_.Add(record); }
+  void Add(const ampprof::records::OverheadRecord& record) override { writer_.Add(record); }
+
+ private:
+  ampprof::base::StringId Hostile(ampprof::base::StringId name) {
+    if (name == ampprof::base::kEmptyStringId) return name;
+    auto [it, added] = renamed_.try_emplace(name.value);
+    if (added) {
+      it->second = writer_.strings().Intern(std::string(writer_.strings().Get(name)) +
+                                            std::string(kHostileSuffix));
+    }
+    return it->second;
+  }
+
+  AmptWriter& writer_;
+  std::unordered_map<uint32_t, ampprof::base::StringId> renamed_;  // by the original name's id
+};
+
 struct Options {
   uint64_t kernels = 20'000;
   std::string end = "exit:0";
@@ -89,6 +156,7 @@ struct Options {
   uint32_t sigint_linger_ms = 0;
   uint32_t kernel_name_bytes = 0;
   uint64_t kernel_name_variants = 0;
+  bool hostile_names = false;
 };
 
 int Run(const Options& options) {
@@ -107,7 +175,10 @@ int Run(const Options& options) {
     return 2;
   }
   AmptWriter& writer = **created;
-  writer.SetMetadata("workload", identity.command);
+  HostileNames hostile(writer);
+  ampprof::records::RecordSink& sink =
+      options.hostile_names ? static_cast<ampprof::records::RecordSink&>(hostile) : writer;
+  sink.SetMetadata("workload", identity.command);
 
   const bool until_sigint = options.end == "sigint";
   if (until_sigint) {
@@ -133,7 +204,8 @@ int Run(const Options& options) {
     }
     return !until_sigint || g_interrupts == 0;
   };
-  if (const ampprof::base::Status generated = GenerateSyntheticTrace(synthetic, writer); !generated.ok()) {
+  if (const ampprof::base::Status generated = GenerateSyntheticTrace(synthetic, sink);
+      !generated.ok()) {
     Say(std::string(generated.message()));
     return 2;
   }
@@ -195,6 +267,8 @@ int main(int argc, char** argv) {
   app.add_option("--kernel-name-bytes", options.kernel_name_bytes, "Pad every kernel name to this length");
   app.add_option("--kernel-name-variants", options.kernel_name_variants,
                  "Launch i's kernel name gets variant i mod N (N >= --kernels: all distinct)");
+  app.add_flag("--hostile-names", options.hostile_names,
+               "End every kernel, GPU, process and workload name with terminal control sequences");
   CLI11_PARSE(app, argc, argv);
   return Run(options);
 }

@@ -245,6 +245,47 @@ class Chaining(unittest.TestCase):
                 self.assertIn("OTHER True", stdout)
                 self.assertEqual(stderr, "")
 
+    # What the program sees of `sitecustomize` and sys.path, with the shim in front and without it.
+    TRANSPARENCY_PROBE = """
+        import sys
+        try:
+            import sitecustomize
+            print("SITECUSTOMIZE", getattr(sitecustomize, "__file__", None), getattr(sitecustomize, "USER_ATTRIBUTE", None),
+                  sys.modules["sitecustomize"] is sitecustomize)
+        except ImportError as error:
+            print("SITECUSTOMIZE missing", error.name)
+        print("PATH", sys.path)
+    """
+
+    def probe(self, env, extra_path, shim):
+        if shim:
+            _, stdout, stderr = run(self.TRANSPARENCY_PROBE, env=env, extra_path=extra_path)
+        else:  # the same interpreter and path, without ampprof's directory
+            environment = {key: value for key, value in os.environ.items() if not key.startswith("AMPPROF_")}
+            environment.update(env, PYTHONPATH=os.pathsep.join([*extra_path, FAKE_TORCH]))
+            result = subprocess.run([sys.executable, "-c", textwrap.dedent(self.TRANSPARENCY_PROBE)], env=environment,
+                                    capture_output=True, text=True, timeout=60)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            stdout, stderr = result.stdout, result.stderr
+        return [line for line in stdout.splitlines() if not line.startswith("EVENTS=")], stderr
+
+    def test_the_program_gets_its_own_sitecustomize_and_sys_path(self):
+        with tempfile.TemporaryDirectory() as other:
+            with open(os.path.join(other, "sitecustomize.py"), "w") as file:
+                file.write("import sys\nUSER_ATTRIBUTE = 42\nprint('PATH_SEEN_BY_SITECUSTOMIZE', sys.path)\n")
+            bare, _ = self.probe({}, [other], shim=False)
+            self.assertIn("SITECUSTOMIZE %s 42 True" % os.path.join(other, "sitecustomize.py"), bare)
+            for shim in ("0", "1"):
+                traced, stderr = self.probe({"AMPPROF_SHIM": shim}, [other], shim=True)
+                self.assertEqual(traced, bare, "AMPPROF_SHIM=" + shim)
+                self.assertEqual(stderr, "")
+
+    def test_without_a_next_sitecustomize_the_program_sees_what_it_would_without_ampprof(self):
+        bare, _ = self.probe({}, [], shim=False)  # ImportError, or the interpreter's own (Debian's)
+        traced, stderr = self.probe({"AMPPROF_SHIM": "1"}, [], shim=True)
+        self.assertEqual(traced, bare)
+        self.assertEqual(stderr, "")
+
     def test_a_failing_next_sitecustomize_is_reported_as_python_would(self):
         with tempfile.TemporaryDirectory() as other:
             with open(os.path.join(other, "sitecustomize.py"), "w") as file:

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "src/base/terminal_text.h"
+
 namespace ampprof::reports {
 namespace {
 
@@ -134,6 +136,37 @@ TEST(RenderMarkdown, ComparisonKeepsTheLargestRows) {
   EXPECT_EQ(md.find("| row 6 |"), std::string::npos) << md;
   EXPECT_NE(md.find("2 smaller rows left out."), std::string::npos) << md;
   EXPECT_NE(md.find("**mixed precision is 1.71x faster than FP32; 1 finding"), std::string::npos) << md;
+}
+
+// A summary appended to $GITHUB_STEP_SUMMARY is also printed on terminals (CI logs, `cat`, a
+// pager): control characters from the trace are escaped visibly, in text and in code spans alike.
+TEST(RenderMarkdown, EscapesControlCharactersFromTheTrace) {
+  const std::string hostile = "\x1b]0;pwned\x07\x1b]52;c;aGk=\x07\x1b[2J\xc2\x9b\x9b\x7f\tx";
+  analyzers::Report report = SampleReport();
+  report.label = hostile;
+  report.inputs[0].path = hostile;
+  report.summary.workload = hostile;
+  report.summary.devices[0].name = hostile;
+  report.summary.step_source = hostile;
+  report.findings[0].verdict = hostile;
+  report.findings[0].evidence = {{hostile, hostile}};
+  report.findings[0].examples = {hostile, std::string(300, 'k') + hostile};
+  analyzers::Comparison c;
+  c.notes = {hostile};
+  c.rows = {{hostile, 1000, 2000, ""}};
+  report.comparison = c;
+  const std::string md = Render({report});
+  // Nothing left to escape: no C0 but the reporter's newlines, no DEL, no C1, no byte that is not
+  // UTF-8 (the reporter's own " · " is UTF-8).
+  std::string without_newlines = md;
+  std::erase(without_newlines, '\n');
+  EXPECT_FALSE(base::NeedsEscaping(without_newlines)) << md;
+  EXPECT_NE(md.find("### ampprof: \\\\x1b\\]0;pwned\\\\x07"), std::string::npos)
+      << md;  // Markdown-escaped
+  EXPECT_NE(
+      md.find("- e.g. `\\x1b]0;pwned\\x07\\x1b]52;c;aGk=\\x07\\x1b[2J\\u009b\\x9b\\x7f\\x09x`"),
+      std::string::npos)
+      << md;
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 #include "reports/text/text_reporter.h"
 
 #include <sstream>
+#include <string_view>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -356,6 +358,88 @@ TEST(RenderText, ListsDevicesWithoutKernelsOnOneLineAndShowsTheRank) {
   const std::string text = Render(report);
   EXPECT_NE(text.find("\n          no kernels on GPUs 1, 2, 3\n"), std::string::npos) << text;
   EXPECT_NE(text.find("process   pid 77: rank 3 of 8\n"), std::string::npos) << text;
+}
+
+// What a hostile trace puts in its names: set the window title (OSC 0), write the clipboard (OSC
+// 52), clear the screen (CSI 2 J), blink (an SGR that ampprof never uses, so it cannot hide among
+// its own), a C1 CSI in UTF-8 and a lone 8-bit one, and a forged report line.
+const std::string kHostile =
+    "\x1b]0;pwned\x07\x1b]52;c;ZWNobyBvd25lZA==\x07\x1b[2J\x1b[5m\xc2\x9b"
+    "1m\x9b"
+    "2J\nverdict   no findings\x7f";
+
+// The report with every field that comes from a trace set to `text`.
+analyzers::Report HostileReport(const std::string& text) {
+  analyzers::Report report = SampleReport();
+  report.label = "rank 0 " + text;
+  report.inputs[0].path = "/runs/" + text + ".ampt";
+  report.summary.workload = "python " + text;
+  report.summary.collector_note = "another tool " + text;
+  report.summary.devices[0].name = "GPU " + text;
+  report.summary.steps = 40;
+  report.summary.step_source = "user range " + text;
+  report.summary.step_times = {{0, {5'000'000, 9'000'000}, false}};
+  report.summary.top_kernels.push_back({"short" + text, "GEMM", 1, 1'000, 0.1});
+  report.summary.process_list.push_back({77, text, 3, 8});
+  analyzers::Finding finding = SampleFinding();
+  finding.verdict.text += text;
+  finding.evidence.push_back({"kernel " + text, analyzers::Statement("value " + text)});
+  finding.examples = {"void k" + text + "(int)", std::string(300, 'k') + text};
+  report.findings = {finding};
+  analyzers::Comparison comparison = SampleComparison();
+  comparison.baseline.trace = text;
+  comparison.baseline.label = text;
+  comparison.baseline.step_source = text;
+  comparison.notes.push_back(analyzers::Statement(text));
+  comparison.rows.push_back({"range " + text, 1'000, 2'000, ""});
+  report.comparison = comparison;
+  return report;
+}
+
+// No control character from a trace reaches the terminal: all of them are escaped visibly, in every
+// section, and the only escape sequences left are ampprof's own colours.
+TEST(RenderText, EscapesControlCharactersFromTheTrace) {
+  const std::vector<analyzers::Report> reports = {HostileReport(kHostile), HostileReport(kHostile)};
+  std::ostringstream out;
+  RenderText(reports, out, {.color = true, .verbose = true});
+  std::string text = out.str();
+  for (const std::string_view own :
+       {"\x1b[0m", "\x1b[1m", "\x1b[2m", "\x1b[1;31m", "\x1b[33m", "\x1b[36m"}) {
+    for (size_t at; (at = text.find(own)) != std::string::npos;) text.erase(at, own.size());
+  }
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    EXPECT_TRUE(c == '\n' || (byte >= 0x20 && byte < 0x7F))
+        << "byte " << static_cast<int>(byte) << " in\n"
+        << text;
+  }
+  // Shown escaped in each of the 17 places (names may be shortened in the middle or wrapped, so
+  // only the start of the sequence is counted).
+  size_t shown = 0;
+  for (size_t at = text.find("\\x1b]0;pwned\\x07"); at != std::string::npos;
+       at = text.find("\\x1b]0;pwned\\x07", at + 1)) {
+    ++shown;
+  }
+  EXPECT_GE(shown, 2u * 17u) << text;
+  EXPECT_EQ(text.find("\nverdict   no findings"), std::string::npos) << "a forged line";
+}
+
+TEST(RenderText, ShortensNamesWithoutCuttingAUtf8CharacterInTwo) {
+  analyzers::Report report = SampleReport();
+  std::string name;
+  for (int i = 0; i < 100; ++i)
+    name += "\xc4\x9b";  // U+011B, whose second byte is an 8-bit CSI alone
+  for (const std::string_view shift : {"", "x"}) {  // cuts between characters, then inside them
+    report.inputs[0].path = std::string(shift) + name;
+    const std::string text = Render(report, {});
+    const std::string line = text.substr(0, text.find('\n'));
+    for (size_t i = 0; i < line.size(); ++i) {
+      if (static_cast<unsigned char>(line[i]) == 0x9B) {
+        EXPECT_TRUE(i > 0 && static_cast<unsigned char>(line[i - 1]) == 0xC4)
+            << "a lone 0x9b (8-bit CSI): " << line;
+      }
+    }
+  }
 }
 
 TEST(RenderText, SaysWhenNoGpuWorkWasRecorded) {
