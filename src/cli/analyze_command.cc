@@ -20,6 +20,7 @@
 #include "analyzers/report/verdict.h"
 #include "reports/html/html_reporter.h"
 #include "src/base/output_file.h"
+#include "src/base/terminal_text.h"
 #include "src/base/output_target.h"
 #include "src/cli/exit_codes.h"
 #include "src/cli/progress_bar.h"
@@ -77,7 +78,7 @@ bool WriteOutput(const base::OutputTarget& target, const std::function<void(std:
     render((*output)->stream());
     status = (*output)->Commit();
   }
-  if (!status.ok()) fmt::print(std::cerr, "ampprof analyze: {}\n", status.message());
+  if (!status.ok()) fmt::print(std::cerr, "ampprof analyze: {}\n", base::EscapeControlCharacters(status.message()));
   return status.ok();
 }
 
@@ -113,10 +114,20 @@ int GateOnFindings(const std::vector<analyzers::Report>& reports, const std::str
   const analyzers::Severity threshold =
       fail_on == "critical" ? analyzers::Severity::kCritical : analyzers::Severity::kWarning;
   size_t failing = 0;
-  for (const analyzers::Report& report : reports) failing += analyzers::CountFindingsAtLeast(report, threshold);
-  if (failing == 0) return kExitOk;
-  fmt::print(std::cerr, "ampprof analyze: {} finding{} at {} or above (--fail-on {})\n", failing,
-             failing == 1 ? "" : "s", fail_on, fail_on);
+  size_t empty = 0;  // reports with nothing to diagnose: not a pass, a CI job must not go green on them
+  for (const analyzers::Report& report : reports) {
+    failing += analyzers::CountFindingsAtLeast(report, threshold);
+    if (!analyzers::JudgeReport(report).nothing_to_diagnose.empty()) ++empty;
+  }
+  if (failing == 0 && empty == 0) return kExitOk;
+  if (failing > 0) {
+    fmt::print(std::cerr, "ampprof analyze: {} finding{} at {} or above (--fail-on {})\n", failing,
+               failing == 1 ? "" : "s", fail_on, fail_on);
+  }
+  if (empty > 0) {
+    fmt::print(std::cerr, "ampprof analyze: {} of {} trace{} had nothing to diagnose (--fail-on {})\n", empty,
+               reports.size(), reports.size() == 1 ? "" : "s", fail_on);
+  }
   return kExitFindings;
 }
 
@@ -128,7 +139,7 @@ int Analyze(const AnalyzeOptions& options) {
   }
   const auto outputs = ResolveOutputs(options);
   if (!outputs.ok()) {
-    fmt::print(std::cerr, "ampprof analyze: {}\n", outputs.status().message());
+    fmt::print(std::cerr, "ampprof analyze: {}\n", base::EscapeControlCharacters(outputs.status().message()));
     return kExitBadInput;
   }
   const std::unique_ptr<ProgressBar> progress = MakeTerminalProgress();
@@ -138,7 +149,7 @@ int Analyze(const AnalyzeOptions& options) {
   auto reports = pipeline::AnalyzeTraces(
       options.traces, {.baseline = options.baseline, .progress = progress.get(), .before_reading = refuse_inputs});
   if (!reports.ok()) {
-    fmt::print(std::cerr, "ampprof analyze: {}\n", reports.status().message());
+    fmt::print(std::cerr, "ampprof analyze: {}\n", base::EscapeControlCharacters(reports.status().message()));
     return kExitBadInput;
   }
   WarnAboutDataLoss(*reports);

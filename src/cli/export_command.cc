@@ -12,6 +12,7 @@
 #include <fmt/ostream.h>
 
 #include "src/base/format.h"
+#include "src/base/terminal_text.h"
 #include "src/cli/exit_codes.h"
 #include "src/pipeline/trace_export.h"
 
@@ -62,7 +63,7 @@ int Export(const ExportOptions& options) {
   }
   const auto summary = pipeline::ExportTrace(options.trace, *format, options.output);
   if (!summary.ok()) {
-    fmt::print(std::cerr, "ampprof export: {}\n", summary.status().message());
+    fmt::print(std::cerr, "ampprof export: {}\n", base::EscapeControlCharacters(summary.status().message()));
     return kExitBadInput;
   }
   return PrintSummary(*format, *summary) ? kExitOk : kExitBadInput;

@@ -159,6 +159,16 @@ if(NOT EXISTS "${WORK_DIR}/gated.txt")
   message("FAIL: --fail-on left no report file")
   math(EXPR failures "${failures} + 1")
 endif()
+# A trace with no kernels is nothing to diagnose: said in the verdict, and not a pass for a CI gate.
+file(WRITE "${WORK_DIR}/no_kernels.json"
+     "{\"schemaVersion\": 1, \"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::add\", "
+     "\"pid\": 1, \"tid\": 1, \"ts\": 10, \"dur\": 5}]}")
+expect("a trace without kernels has nothing to diagnose" EXIT 0
+       STDOUT "verdict +nothing to diagnose: the trace holds no GPU kernels\n"
+       COMMAND "${AMPPROF}" analyze "${WORK_DIR}/no_kernels.json")
+expect("--fail-on fails when there is nothing to diagnose" EXIT 4 ONE_LINE_STDERR
+       STDERR "ampprof analyze: 1 of 1 trace had nothing to diagnose \\(--fail-on critical\\)"
+       COMMAND "${AMPPROF}" analyze "${WORK_DIR}/no_kernels.json" --fail-on critical)
 expect("--fail-on checks its level" EXIT 1 ONE_LINE_STDERR STDERR "--fail-on"
        COMMAND "${AMPPROF}" analyze "${good}" --fail-on info)
 expect("no progress bar when stderr is not a terminal" EXIT 0 ONE_LINE_STDERR STDERR "${readme_skipped}"
