@@ -1,5 +1,6 @@
 #include "analyzers/kernel_classifier.h"
 
+#include <atomic>
 #include <fstream>
 #include <map>
 #include <set>
@@ -229,6 +230,22 @@ KernelClassifier::Decision KernelClassifier::Decide(std::string_view name) const
   return decision;
 }
 
-KernelClass ClassifyKernel(std::string_view name) { return KernelClassifier::Builtin().Classify(name); }
+namespace {
+std::atomic<const KernelClassifier*> g_active_classifier{nullptr};  // null: the built-in one
+}  // namespace
+
+const KernelClassifier& ActiveKernelClassifier() {
+  const KernelClassifier* active = g_active_classifier.load(std::memory_order_acquire);
+  return active != nullptr ? *active : KernelClassifier::Builtin();
+}
+
+KernelClass ClassifyKernel(std::string_view name) { return ActiveKernelClassifier().Classify(name); }
+
+ScopedKernelClassifier::ScopedKernelClassifier(const KernelClassifier* classifier)
+    : previous_(g_active_classifier.load(std::memory_order_acquire)) {
+  if (classifier != nullptr) g_active_classifier.store(classifier, std::memory_order_release);
+}
+
+ScopedKernelClassifier::~ScopedKernelClassifier() { g_active_classifier.store(previous_, std::memory_order_release); }
 
 }  // namespace ampprof::analyzers

@@ -84,13 +84,29 @@ class KernelClassifier {
   SubstringMatcher matcher_;
 };
 
-// KernelClassifier::Builtin().Classify(name).
+// The classifier every analyzer reads kernels through: the built-in table, unless a
+// ScopedKernelClassifier installed another (a command's --kernel-rules). Process-wide, so that worker
+// threads see the same rules; a command installs it once, before it reads a trace.
+const KernelClassifier& ActiveKernelClassifier();
+
+// ActiveKernelClassifier().Classify(name): the built-in rules unless a command installed a user's.
 KernelClass ClassifyKernel(std::string_view name);
 
+// Makes `classifier` the active one until this object goes away (then the previous one is active
+// again); null keeps the active one. `classifier` must outlive this object.
+class ScopedKernelClassifier {
+ public:
+  explicit ScopedKernelClassifier(const KernelClassifier* classifier);
+  ~ScopedKernelClassifier();
+  ScopedKernelClassifier(const ScopedKernelClassifier&) = delete;
+  ScopedKernelClassifier& operator=(const ScopedKernelClassifier&) = delete;
+
+ private:
+  const KernelClassifier* previous_;
+};
+
 // What a report says next to a kernel no rule knows: how to teach ampprof its name.
-inline constexpr std::string_view kUnknownKernelHint =
-    "no rule knows this name: add one with --kernel-rules FILE (docs/kernel-rules.md; "
-    "'ampprof classify NAME' shows what each rule concludes)";
+inline constexpr std::string_view kUnknownKernelHint = "no rule knows it; see --kernel-rules, docs/kernel-rules.md";
 
 }  // namespace ampprof::analyzers
 

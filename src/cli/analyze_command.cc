@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "analyzers/verdict.h"
 #include "reports/html/html_reporter.h"
 #include "src/cli/exit_codes.h"
+#include "src/cli/kernel_rules_option.h"
 #include "src/cli/progress_bar.h"
 #include "src/cli/report_formats.h"
 #include "src/pipeline/analysis.h"
@@ -34,6 +36,7 @@ struct AnalyzeOptions {
   bool verbose = false;
   std::string fail_on;  // "", "warning" or "critical"
   std::string html;     // also write the HTML page there
+  std::string kernel_rules;
 };
 
 // --html: the self-contained HTML page (reports/html), besides the report in --format.
@@ -92,8 +95,12 @@ int Analyze(const AnalyzeOptions& options) {
     fmt::print(std::cerr, "ampprof analyze: unknown format '{}'\n", options.format);
     return kExitUsage;
   }
+  const std::optional<analyzers::KernelClassifier> rules = LoadKernelRules(options.kernel_rules, "analyze");
+  if (!options.kernel_rules.empty() && !rules) return kExitBadInput;
   const std::unique_ptr<ProgressBar> progress = MakeTerminalProgress();
-  auto reports = pipeline::AnalyzeTraces(options.traces, {.baseline = options.baseline, .progress = progress.get()});
+  auto reports = pipeline::AnalyzeTraces(
+      options.traces,
+      {.baseline = options.baseline, .progress = progress.get(), .classifier = rules ? &*rules : nullptr});
   if (!reports.ok()) {
     fmt::print(std::cerr, "ampprof analyze: {}\n", reports.status().message());
     return kExitBadInput;
@@ -159,6 +166,7 @@ CommandAction AddAnalyzeCommand(CLI::App& app) {
       "is a terminal and the analysis takes more than a second.\n"
       "A trace cut short (its process was killed) is analyzed as far as it goes; the report's \"Data "
       "quality\" section says what was lost.");
+  AddKernelRulesOption(*command, options->kernel_rules);
   return {command, [options] { return Analyze(*options); }};
 }
 

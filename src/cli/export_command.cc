@@ -10,6 +10,7 @@
 
 #include "src/base/format.h"
 #include "src/cli/exit_codes.h"
+#include "src/cli/kernel_rules_option.h"
 #include "src/pipeline/trace_export.h"
 
 namespace ampprof::cli {
@@ -19,6 +20,7 @@ struct ExportOptions {
   std::string trace;
   std::string format;
   std::string output;
+  std::string kernel_rules;
 };
 
 // What was written and what to do with it, on stdout: the file is useless to someone who does not
@@ -48,6 +50,9 @@ void PrintSummary(const ExportOptions& options, pipeline::ExportFormat format,
 }
 
 int Export(const ExportOptions& options) {
+  const std::optional<analyzers::KernelClassifier> rules = LoadKernelRules(options.kernel_rules, "export");
+  if (!options.kernel_rules.empty() && !rules) return kExitBadInput;
+  const analyzers::ScopedKernelClassifier active_rules(rules ? &*rules : nullptr);
   const std::optional<pipeline::ExportFormat> format = pipeline::ExportFormatNamed(options.format);
   if (!format) {  // CLI11 checks the name first; this keeps the two lists honest
     fmt::print(std::cerr, "ampprof export: unknown format '{}' (chrome or nvtxt)\n",
@@ -90,6 +95,7 @@ CommandAction AddExportCommand(CLI::App& app) {
       "Exit status: 0 written, 1 bad usage (an unknown format), 2 the trace could not be read or "
       "the file "
       "could not be written (nothing is left behind).");
+  AddKernelRulesOption(*command, options->kernel_rules);
   return {command, [options] { return Export(*options); }};
 }
 

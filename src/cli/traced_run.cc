@@ -7,12 +7,14 @@
 #include <fmt/ostream.h>
 
 #include "reports/html/html_reporter.h"
+#include "src/cli/kernel_rules_option.h"
 #include "src/cli/launcher.h"
 #include "src/cli/output_directory.h"
 
 namespace ampprof::cli {
 
 void AddTracedRunFlags(CLI::App* command, TracedRunFlags& flags) {
+  AddKernelRulesOption(*command, flags.kernel_rules);
   command
       ->add_option("-o,--output", flags.output_dir,
                    "Directory for the traces: one .ampt per process that used CUDA, named by rank "

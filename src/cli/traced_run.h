@@ -34,6 +34,7 @@ struct TracedRunFlags {
   std::optional<double> duration_seconds;
   bool torch_ops = false;
   bool library_logs = false;
+  std::string kernel_rules;  // --kernel-rules FILE: for the analysis after the run
 };
 
 void AddTracedRunFlags(CLI::App* command, TracedRunFlags& flags);

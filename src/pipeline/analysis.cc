@@ -245,6 +245,7 @@ analyzers::Report Analyze(const LoadedTrace& trace) {
 
 base::StatusOr<std::vector<analyzers::Report>> AnalyzeTraces(const std::vector<std::string>& paths,
                                                              const AnalyzeOptions& options) {
+  const analyzers::ScopedKernelClassifier classifier(options.classifier);
   ASSIGN_OR_RETURN(const std::vector<std::string> files, ExpandTraceInputs(paths));
   std::vector<std::string> baseline_files;
   if (!options.baseline.empty()) {

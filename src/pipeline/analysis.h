@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzers/kernel_classifier.h"
 #include "analyzers/report.h"
 #include "src/base/progress.h"
 #include "src/base/status.h"
@@ -45,6 +46,8 @@ struct AnalyzeOptions {
   std::string baseline;  // FP32 trace file or directory of rank traces; empty: no comparison
   // Told as each trace is read and analysed (two units per trace, baseline traces included); may be null.
   base::Progress* progress = nullptr;
+  // Classifies kernels for this analysis (--kernel-rules); null: the active one, by default the built-in.
+  const analyzers::KernelClassifier* classifier = nullptr;
 };
 
 base::StatusOr<std::vector<analyzers::Report>> AnalyzeTraces(const std::vector<std::string>& paths,

@@ -175,6 +175,26 @@ TEST(KernelRules, AUserRuleChangesAClassification) {
   EXPECT_EQ(classifier->Classify("volta_sgemm_128x64_nn"), ClassifyKernel("volta_sgemm_128x64_nn"));
 }
 
+TEST(KernelRules, AScopedClassifierIsWhatClassifyKernelUsesUntilItGoesAway) {
+  const std::string name = "my_tiled_gemm_bf16_128x128";
+  auto user = ParseKernelRules(kUserRule, "mine.rules");
+  ASSERT_TRUE(user.ok()) << user.status().message();
+  const auto classifier = KernelClassifier::WithUserRules(*user);
+  ASSERT_TRUE(classifier.ok()) << classifier.status().message();
+  {
+    const ScopedKernelClassifier active(&*classifier);
+    EXPECT_EQ(ClassifyKernel(name).category, KernelCategory::kGemm);
+    EXPECT_EQ(&ActiveKernelClassifier(), &*classifier);
+    {
+      const ScopedKernelClassifier keep(nullptr);  // null keeps the active one
+      EXPECT_EQ(ClassifyKernel(name).category, KernelCategory::kGemm);
+    }
+    EXPECT_EQ(ClassifyKernel(name).category, KernelCategory::kGemm);
+  }
+  EXPECT_EQ(&ActiveKernelClassifier(), &KernelClassifier::Builtin());
+  EXPECT_EQ(ClassifyKernel(name).category, KernelCategory::kUnknown);
+}
+
 TEST(KernelRules, AUserRuleComesBeforeTheBuiltInOnesAndReplacesOneOfTheSameId) {
   auto user = ParseKernelRules(R"(
 rule cublas.simt_gemm
