@@ -2,6 +2,7 @@
 
 #include <cxxabi.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <memory>
@@ -250,6 +251,39 @@ bool EndsWith(std::string_view text, size_t end, std::string_view suffix) {
   return end >= suffix.size() && text.substr(end - suffix.size(), suffix.size()) == suffix;
 }
 
+// The source names of a mangled name that does not demangle (a profiler cut it short), joined with
+// "::": `_ZN7cutlass13device_kernelINS_4gemm6kernel13GemmUniv` -> `cutlass::device_kernel::gemm::
+// kernel::GemmUniv`. Each <length><identifier> is one name; the length of a literal (`Li128E`), a
+// substitution (`S1_`) or a template parameter (`T0_`) is not, and a name cut short keeps what is there.
+// Empty when the name holds no source name.
+std::string SourceNamesOfMangled(std::string_view mangled) {
+  std::string names;
+  for (size_t at = 2; at < mangled.size();) {
+    const bool digit_starts_here = IsDigit(mangled[at]) && !IsDigit(mangled[at - 1]);
+    const bool after_code = mangled[at - 1] == 'S' || mangled[at - 1] == 'T' || mangled[at - 2] == 'L';
+    if (!digit_starts_here || after_code) {
+      ++at;
+      continue;
+    }
+    size_t length = 0;
+    size_t text = at;
+    while (text < mangled.size() && IsDigit(mangled[text]) && length < 100000) {
+      length = length * 10 + static_cast<size_t>(mangled[text++] - '0');
+    }
+    const size_t end = std::min(mangled.size(), text + length);
+    size_t good = text;
+    while (good < end && IsIdentifierChar(mangled[good])) ++good;
+    if (good != end || text == end) {
+      at = text;
+      continue;
+    }
+    if (!names.empty()) names += "::";
+    names.append(mangled.substr(text, end - text));
+    at = end;
+  }
+  return names;
+}
+
 }  // namespace
 
 std::string_view DemangleKernelName(std::string_view name, std::string& storage) {
@@ -258,9 +292,12 @@ std::string_view DemangleKernelName(std::string_view name, std::string& storage)
   int status = 0;
   std::unique_ptr<char, decltype(&std::free)> demangled(
       abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), &std::free);
-  if (status != 0 || demangled == nullptr) return name;
-  storage.assign(demangled.get());
-  return storage;
+  if (status == 0 && demangled != nullptr) {
+    storage.assign(demangled.get());
+    return storage;
+  }
+  storage = SourceNamesOfMangled(name);
+  return storage.empty() ? name : std::string_view(storage);
 }
 
 std::string_view KernelOwnName(std::string_view name) {
@@ -275,6 +312,13 @@ std::string_view KernelOwnName(std::string_view name) {
       continue;
     }
     if (depth == 0 && c == '(' && i > start) {
+      // `std::enable_if<T2>(int)0&&...::type name`: a cast inside a return type's template arguments
+      // (nsys prints them so) is followed by its value; a parameter list never is.
+      const size_t close = SkipParentheses(name, i);
+      if (close + 1 < name.size() && (IsDigit(name[close + 1]) || name[close + 1] == '-')) {
+        i = close;
+        continue;
+      }
       end = i;  // the parameter list
       break;
     }
@@ -293,6 +337,13 @@ DataType NameDtype(std::string_view text) {
     const TypeWord* word = TypeWordAt(text, at);
     if (word == nullptr) {
       ++at;
+      continue;
+    }
+    const size_t after = at + word->text.size();
+    const bool scales_the_next = after + 1 < text.size() && Lower(text[after]) == 'x' &&
+                                 TypeWordAt(text, after + 1) != nullptr;
+    if (scales_the_next && word->kind != WordKind::kStop) {
+      at = after + 1;  // CUTLASS blockwise scaling: `64x128f32xe4m3` = FP32 scales x E4M3 elements
       continue;
     }
     switch (word->kind) {

@@ -28,6 +28,17 @@ TEST(KernelName, MangledNamesAreDemangledFirst) {
   EXPECT_EQ(DemangleKernelName("volta_sgemm_128x64_nn", storage), "volta_sgemm_128x64_nn");
 }
 
+TEST(KernelName, AMangledNameCutShortIsReadFromItsSourceNames) {
+  std::string storage;
+  // A profiler's column cut this one at 90 characters: __cxa_demangle refuses it.
+  EXPECT_EQ(DemangleKernelName("_ZN7cutlass13device_kernelINS_4gemm6kernel13GemmUniversalIN4cute5tupleIJiiiiEEENS1_10colle",
+                               storage),
+            "cutlass::device_kernel::gemm::kernel::GemmUniversal::cute::tuple::colle");
+  // Lengths of literals (Li128E), substitutions (S1_) and template parameters (T0_) are not names.
+  EXPECT_EQ(DemangleKernelName("_ZN5flash7computeILi128ES1_T0_5tra", storage), "flash::compute::tra");
+  EXPECT_EQ(DemangleKernelName("_ZN", storage), "_ZN");  // nothing to read: as written
+}
+
 TEST(KernelName, TheOwnNameHasNoReturnTypeAndNoParameters) {
   EXPECT_EQ(KernelOwnName("void (anonymous namespace)::softmax_warp_forward<float, float, float, 10, true>(float*, "
                           "float const*, int, int, int)"),
@@ -42,6 +53,11 @@ TEST(KernelName, TheOwnNameHasNoReturnTypeAndNoParameters) {
   EXPECT_EQ(KernelOwnName("void transformer_engine::normalization::rmsnorm_fwd_general_kernel<transformer_engine::nor"),
             "transformer_engine::normalization::rmsnorm_fwd_general_kernel<transformer_engine::nor");
   EXPECT_EQ(KernelOwnName(""), "");
+  // nsys prints the casts of a return type's std::enable_if without parentheses around them: a cast is
+  // followed by its value, a parameter list never is.
+  EXPECT_EQ(KernelOwnName("std::enable_if<T2>(int)0&&vllm::_typeConvert<T1>::exists, void>::type "
+                          "vllm::fused_add_rms_norm_kern"),
+            "vllm::fused_add_rms_norm_kern");
 }
 
 TEST(KernelName, TypeWordsInNamesAreReadLeftToRightLongestFirst) {
@@ -54,6 +70,9 @@ TEST(KernelName, TypeWordsInNamesAreReadLeftToRightLongestFirst) {
   EXPECT_EQ(NameDtype("cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_64x64_32x6_tn_align8"), DataType::kBf16);
   EXPECT_EQ(NameDtype("cutlass3x_sm100_bstensorop_s256x192x64gemm_block_scaled_ue4m3xf4_ue4m3xf4_f32_f16_f16"),
             DataType::kFp4);  // the UE4M3 block scales are skipped
+  // CUTLASS blockwise scaling: <granularity><scale type>x<element type> per operand.
+  EXPECT_EQ(NameDtype("cutlass3x_sm100_tensorop_gemm_64x128f32xe4m3_1x128f32xe4m3_f32_f16_f16_64x128x128_1x1x1_0_nnn"),
+            DataType::kFp8);
   EXPECT_EQ(NameDtype("ncclDevKernel_AllReduce_Sum_f32_RING_LL"), DataType::kFp32);
   EXPECT_EQ(NameDtype("ncclDevKernel_ReduceScatter_Sum_u8_RING_LL"), DataType::kUnknown);  // no unsigned type here
   EXPECT_EQ(NameDtype("cutlass::float_e4m3_t"), DataType::kFp8);   // not "float"
