@@ -41,6 +41,8 @@ enum class WordKind : uint8_t {
   kType,      // decides
   kWordStart, // decides, but only where no letter precedes it ("_f16", not "xf16"; "_sgemm", not
               // "groupedgemm"; "_dmma", not "TiledMMA")
+  kFieldStart, // decides, but only at the start of the name or of a '_'-separated field ("_f8_", not
+              // the "1f8" of a hexadecimal hash)
   kWeakType,  // decides only when no other word does (an accumulator-only instruction shape)
   kScale,     // a block-scale factor type: skipped
   kStop,      // an unsigned integer or a type ampprof has no value for: the name's type is unknown
@@ -79,6 +81,7 @@ constexpr TypeWord kTypeWords[] = {
     {"fp32", DataType::kFp32, WordKind::kType},
     {"fp64", DataType::kFp64, WordKind::kType},
     {"fp8", DataType::kFp8, WordKind::kType},
+    {"f8", DataType::kFp8, WordKind::kFieldStart},  // TensorRT's CUTLASS names: gemm_f8_f8_f32_f16_f16
     {"e4m3", DataType::kFp8, WordKind::kType},
     {"e5m2", DataType::kFp8, WordKind::kType},
     {"fp4", DataType::kFp4, WordKind::kType},
@@ -157,6 +160,7 @@ const TypeWord* TypeWordAt(std::string_view text, size_t at) {
     if (word->kind == WordKind::kWordStart || (word->kind == WordKind::kStop && word->text.size() <= 3)) {
       if (at > 0 && IsLetter(text[at - 1])) continue;
     }
+    if (word->kind == WordKind::kFieldStart && at > 0 && text[at - 1] != '_') continue;
     if (StartsWithIgnoreCase(text, at, word->text)) best = word;
   }
   return best;
@@ -233,6 +237,23 @@ size_t SkipParentheses(std::string_view text, size_t open) {
     if (text[i] == ')' && --depth == 0) return i;
   }
   return text.size();
+}
+
+// The index just after the '>' that closes the '<' at `open`, or text.size().
+size_t SkipAngleBrackets(std::string_view text, size_t open) {
+  int depth = 0;
+  for (size_t i = open; i < text.size(); ++i) {
+    if (text[i] == '<') ++depth;
+    if (text[i] == '>' && --depth == 0) return i + 1;
+  }
+  return text.size();
+}
+
+// CuTe's shape and layout templates: their arguments are extents and strides (`cute::tuple<int, int,
+// int, int>` is a GEMM's problem shape), never element types.
+bool IsShapeTemplate(std::string_view word) {
+  return word == "tuple" || word == "Shape" || word == "Stride" || word == "Layout" || word == "Coord" ||
+         word == "Step";
 }
 
 char PreviousNonSpace(std::string_view text, size_t at) {
@@ -348,7 +369,8 @@ DataType NameDtype(std::string_view text) {
     }
     switch (word->kind) {
       case WordKind::kType:
-      case WordKind::kWordStart: return word->dtype;
+      case WordKind::kWordStart:
+      case WordKind::kFieldStart: return word->dtype;
       case WordKind::kStop: return DataType::kUnknown;
       case WordKind::kWeakType:
         if (weak == DataType::kUnknown) weak = word->dtype;
@@ -408,6 +430,10 @@ DataType TemplateDtype(std::string_view own, TemplatePick pick) {
     // Qualified names are read component by component: only the last one can be a type.
     if (i + 1 < own.size() && own[i] == ':' && own[i + 1] == ':') {
       i += 2;
+      continue;
+    }
+    if (IsShapeTemplate(word) && i < own.size() && own[i] == '<') {
+      i = SkipAngleBrackets(own, i);
       continue;
     }
     if (word == "unsigned") {

@@ -82,6 +82,9 @@ TEST(KernelName, TypeWordsInNamesAreReadLeftToRightLongestFirst) {
   EXPECT_EQ(NameDtype("maxwell_scudnn_winograd_128x128_ldg1_ldg4_relu_tile148m_nt_v1"), DataType::kFp32);
   EXPECT_EQ(NameDtype("kernel_unified_attention"), DataType::kUnknown);
   EXPECT_EQ(NameDtype("xf16"), DataType::kUnknown);  // a short code only counts where no letter precedes it
+  // TensorRT's CUTLASS names spell FP8 as f8, a field of its own; a hexadecimal hash's 1f8 is not one.
+  EXPECT_EQ(NameDtype("cutlass3x_sm100_tensorop_s128x128x32gemm_f8_f8_f32_f16_f16"), DataType::kFp8);
+  EXPECT_EQ(NameDtype("__myl_Fc_0x1f8a"), DataType::kUnknown);
 }
 
 TEST(KernelName, FieldsAndBaseNames) {
@@ -126,6 +129,14 @@ TEST(KernelName, TemplateTypesSkipHostParametersIndicesPointersCastsAndByteWidth
                   "::{lambda()#2}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}, "
                   "at::detail::Array<char*, 2> >"),
             DataType::kInt64);
+  // CuTe shapes hold extents, not elements: a GEMM's problem shape cute::tuple<int, int, int, int>.
+  EXPECT_EQ(first("cutlass::device_kernel<enable_sm120_family<cutlass::gemm::kernel::GemmUniversal<cute::tuple<int, "
+                  "int, int, int>, cutlass::gemm::collective::CollectiveMma<cutlass::gemm::Mainl"),
+            DataType::kUnknown);
+  EXPECT_EQ(first("cutlass::device_kernel<cutlass::gemm::kernel::GemmUniversal<cute::tuple<int, int, int>, "
+                  "cutlass::gemm::collective::CollectiveMma<MainloopSm90, cute::tuple<cute::C<128> >, "
+                  "cutlass::bfloat16_t> > >"),
+            DataType::kBf16);
   // Template flags, casts of values and nvprof's `int=4` are values, not types; pointers are not elements.
   EXPECT_EQ(first("kern_precompute_indices<bool=0>"), DataType::kUnknown);
   EXPECT_EQ(first("at::native::vectorized_elementwise_kernel<(int)4, at::native::FillFunctor<bool>, "
