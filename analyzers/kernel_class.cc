@@ -93,6 +93,10 @@ std::string_view MathUnitName(MathUnit math) {
   return "unknown";
 }
 
+MathUnit ReportedMathUnit(const KernelClass& k) {
+  return k.category == KernelCategory::kUnknown ? MathUnit::kUnknown : k.math;
+}
+
 std::string_view MathUnitId(MathUnit math) {
   switch (math) {
     case MathUnit::kNotApplicable: return "none";

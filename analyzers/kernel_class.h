@@ -93,6 +93,10 @@ std::string_view MathUnitId(MathUnit math);
 std::string_view DataTypeId(DataType dtype);
 std::string_view KernelLibraryId(KernelLibrary library);
 
+// The unit to report for `k`: its math unit, except that a kernel no rule knows may or may not do
+// matrix math, so its unit is kUnknown rather than kNotApplicable ("none").
+MathUnit ReportedMathUnit(const KernelClass& k);
+
 std::optional<KernelCategory> ParseKernelCategoryId(std::string_view id);
 std::optional<DataType> ParseDataTypeId(std::string_view id);
 std::optional<KernelLibrary> ParseKernelLibraryId(std::string_view id);

@@ -33,7 +33,7 @@ std::string JsonLine(std::string_view name, const analyzers::KernelClassifier::D
   json.BeginObject();
   json.Field("name", name);
   json.Field("category", analyzers::KernelCategoryId(k.category));
-  json.Field("unit", analyzers::MathUnitId(k.math));
+  json.Field("unit", analyzers::MathUnitId(analyzers::ReportedMathUnit(k)));
   json.Field("dtype", analyzers::DataTypeId(k.dtype));
   json.Field("library", analyzers::KernelLibraryId(k.library));
   json.Field("alignment", static_cast<uint32_t>(k.alignment));
@@ -61,7 +61,7 @@ std::string JsonLine(std::string_view name, const analyzers::KernelClassifier::D
 std::string TextBlock(std::string_view name, const analyzers::KernelClassifier::Decision& decision) {
   const analyzers::KernelClass& k = decision.kernel;
   std::string block = fmt::format("{}\n  category {}, unit {}, dtype {}, library {}", name,
-                                  analyzers::KernelCategoryName(k.category), analyzers::MathUnitName(k.math),
+                                  analyzers::KernelCategoryName(k.category), analyzers::MathUnitName(analyzers::ReportedMathUnit(k)),
                                   analyzers::DataTypeName(k.dtype), analyzers::KernelLibraryName(k.library));
   if (k.alignment != 0) block += fmt::format(", alignment {}", k.alignment);
   if (k.grouped) block += ", grouped";
