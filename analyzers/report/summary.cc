@@ -118,6 +118,7 @@ std::string DescribeKernel(const KernelClass& k) {
   if (k.math != MathUnit::kNotApplicable) kind += fmt::format(", {}", MathUnitName(k.math));
   if (k.dtype != DataType::kUnknown) kind += fmt::format(", {}", DataTypeName(k.dtype));
   if (k.library != KernelLibrary::kUnknown) kind += fmt::format(", {}", KernelLibraryName(k.library));
+  if (k.category == KernelCategory::kUnknown) kind += fmt::format("; {}", kUnknownKernelHint);
   return kind;
 }
 

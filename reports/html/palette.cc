@@ -35,7 +35,8 @@ std::string_view CategoryColor(std::string_view label) {
   if (label == "cast") return "#762a83";
   if (label == "optimizer") return "#bf812d";
   if (label == "GradScaler") return "#de77ae";
-  if (label == "NCCL") return "#542788";
+  if (label == "communication") return "#542788";
+  if (label == "normalization") return "#fdb863";
   if (label == "copy") return "#92c5de";
   if (label == "other") return "#9e9ac8";
   return kUnknownColor;

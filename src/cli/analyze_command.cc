@@ -23,6 +23,7 @@
 #include "src/base/terminal_text.h"
 #include "src/base/output_target.h"
 #include "src/cli/exit_codes.h"
+#include "src/cli/kernel_rules_option.h"
 #include "src/cli/progress_bar.h"
 #include "src/cli/report_formats.h"
 #include "src/pipeline/analysis.h"
@@ -38,6 +39,7 @@ struct AnalyzeOptions {
   bool verbose = false;
   std::string fail_on;  // "", "warning" or "critical"
   std::string html;     // also write the HTML page there
+  std::string kernel_rules;
 };
 
 // Where the report and the HTML page go, checked before any trace is read: an output that cannot be
@@ -142,12 +144,16 @@ int Analyze(const AnalyzeOptions& options) {
     fmt::print(std::cerr, "ampprof analyze: {}\n", base::EscapeControlCharacters(outputs.status().message()));
     return kExitBadInput;
   }
+  const std::optional<analyzers::KernelClassifier> rules = LoadKernelRules(options.kernel_rules, "analyze");
+  if (!options.kernel_rules.empty() && !rules) return kExitBadInput;
   const std::unique_ptr<ProgressBar> progress = MakeTerminalProgress();
   const auto refuse_inputs = [&](const pipeline::TraceInputs& traces, const pipeline::TraceInputs& baseline) {
     return RefuseOutputsThatAreInputs(*outputs, traces, baseline);
   };
-  auto reports = pipeline::AnalyzeTraces(
-      options.traces, {.baseline = options.baseline, .progress = progress.get(), .before_reading = refuse_inputs});
+  auto reports = pipeline::AnalyzeTraces(options.traces, {.baseline = options.baseline,
+                                                          .progress = progress.get(),
+                                                          .before_reading = refuse_inputs,
+                                                          .classifier = rules ? &*rules : nullptr});
   if (!reports.ok()) {
     fmt::print(std::cerr, "ampprof analyze: {}\n", base::EscapeControlCharacters(reports.status().message()));
     return kExitBadInput;
@@ -216,6 +222,7 @@ CommandAction AddAnalyzeCommand(CLI::App& app) {
       "is a terminal and the analysis takes more than a second.\n"
       "A trace cut short (its process was killed) is analyzed as far as it goes; the report's \"Data "
       "quality\" section says what was lost.");
+  AddKernelRulesOption(*command, options->kernel_rules);
   return {command, [options] { return Analyze(*options); }};
 }
 

@@ -11,6 +11,7 @@
 
 #include "src/base/logging.h"
 #include "src/cli/analyze_command.h"
+#include "src/cli/classify_command.h"
 #include "src/cli/compare_command.h"
 #include "src/cli/exit_codes.h"
 #include "src/cli/explain_command.h"
@@ -52,7 +53,7 @@ int RunCli(int argc, char** argv) {
 
   const std::vector<CommandAction> actions = {
       AddRunCommand(app),     AddCompareCommand(app), AddAnalyzeCommand(app),
-      AddExportCommand(app),  AddExplainCommand(app), AddVersionCommand(app),
+      AddExportCommand(app),  AddExplainCommand(app), AddClassifyCommand(app), AddVersionCommand(app),
   };
 
   try {
@@ -79,8 +80,8 @@ int RunCli(int argc, char** argv) {
   for (const CommandAction& action : actions) {
     if (action.command->parsed()) return action.run();
   }
-  fmt::print(std::cerr, "ampprof: a command is required: run, compare, analyze, export, explain or "
-                        "version (see 'ampprof --help')\n");
+  fmt::print(std::cerr, "ampprof: a command is required: run, compare, analyze, export, explain, "
+                        "classify or version (see 'ampprof --help')\n");
   return kExitUsage;
 }
 

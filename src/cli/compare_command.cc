@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "src/cli/collector_setup.h"
 #include "src/cli/exit_codes.h"
 #include "src/cli/launcher.h"
+#include "src/cli/kernel_rules_option.h"
 #include "src/cli/output_directory.h"
 #include "src/cli/traced_run.h"
 #include "src/pipeline/analysis.h"
@@ -136,6 +138,10 @@ void ReportOnStoppedRun(const std::vector<ModeRun>& runs, size_t stopped,
 }
 
 int Compare(const CompareOptions& options) {
+  // The rules are read before the workload starts: a bad file fails now, not after the run.
+  const std::optional<analyzers::KernelClassifier> rules = LoadKernelRules(options.traced.kernel_rules, "compare");
+  if (!options.traced.kernel_rules.empty() && !rules) return kExitBadInput;
+  const analyzers::ScopedKernelClassifier active_rules(rules ? &*rules : nullptr);
   base::StatusOr<CollectorFiles> collector = FindCollector();
   if (!collector.ok()) {
     fmt::print(std::cerr, "ampprof compare: {}\n", collector.status().message());

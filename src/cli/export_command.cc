@@ -14,6 +14,7 @@
 #include "src/base/format.h"
 #include "src/base/terminal_text.h"
 #include "src/cli/exit_codes.h"
+#include "src/cli/kernel_rules_option.h"
 #include "src/pipeline/trace_export.h"
 
 namespace ampprof::cli {
@@ -23,6 +24,7 @@ struct ExportOptions {
   std::string trace;
   std::string format;
   std::string output;
+  std::string kernel_rules;
 };
 
 // What was written and what to do with it: the file is useless to someone who does not know which
@@ -55,6 +57,9 @@ bool PrintSummary(pipeline::ExportFormat format, const pipeline::ExportSummary& 
 }
 
 int Export(const ExportOptions& options) {
+  const std::optional<analyzers::KernelClassifier> rules = LoadKernelRules(options.kernel_rules, "export");
+  if (!options.kernel_rules.empty() && !rules) return kExitBadInput;
+  const analyzers::ScopedKernelClassifier active_rules(rules ? &*rules : nullptr);
   const std::optional<pipeline::ExportFormat> format = pipeline::ExportFormatNamed(options.format);
   if (!format) {  // CLI11 checks the name first; this keeps the two lists honest
     fmt::print(std::cerr, "ampprof export: unknown format '{}' (chrome or nvtxt)\n",
@@ -98,6 +103,7 @@ CommandAction AddExportCommand(CLI::App& app) {
       "Exit status: 0 written, 1 bad usage (an unknown format), 2 the trace could not be read, or "
       "the file could not be written (an existing file is left as it was, nothing else is left behind) "
       "or is the trace itself.");
+  AddKernelRulesOption(*command, options->kernel_rules);
   return {command, [options] { return Export(*options); }};
 }
 

@@ -2,6 +2,7 @@
 
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "src/cli/collector_setup.h"
 #include "src/cli/exit_codes.h"
 #include "src/cli/launcher.h"
+#include "src/cli/kernel_rules_option.h"
 #include "src/cli/output_directory.h"
 #include "src/cli/traced_run.h"
 #include "src/pipeline/analysis.h"
@@ -49,6 +51,10 @@ void ReportOnTraces(const std::vector<std::string>& traces, const std::string& o
 }
 
 int Run(const RunOptions& options) {
+  // The rules are read before the workload starts: a bad file fails now, not after the run.
+  const std::optional<analyzers::KernelClassifier> rules = LoadKernelRules(options.traced.kernel_rules, "run");
+  if (!options.traced.kernel_rules.empty() && !rules) return kExitBadInput;
+  const analyzers::ScopedKernelClassifier active_rules(rules ? &*rules : nullptr);
   base::StatusOr<CollectorFiles> collector = FindCollector();
   if (!collector.ok()) {
     fmt::print(std::cerr, "ampprof run: {}\n", collector.status().message());

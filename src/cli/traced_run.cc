@@ -7,6 +7,7 @@
 #include <fmt/ostream.h>
 
 #include "reports/html/html_reporter.h"
+#include "src/cli/kernel_rules_option.h"
 #include "src/cli/launcher.h"
 #include "src/cli/open_traces.h"
 #include "src/cli/output_directory.h"
@@ -22,6 +23,7 @@ std::string Seconds(std::chrono::milliseconds duration) {
 }  // namespace
 
 void AddTracedRunFlags(CLI::App* command, TracedRunFlags& flags) {
+  AddKernelRulesOption(*command, flags.kernel_rules);
   command
       ->add_option("-o,--output", flags.output_dir,
                    "Directory for the traces: one .ampt per process that used CUDA, named by rank "

@@ -39,6 +39,7 @@ struct TracedRunFlags {
   // are still writing (open_traces.h): longer than any exit flush, shorter than a forgotten
   // background job.
   double trace_wait_seconds = 60.0;
+  std::string kernel_rules;  // --kernel-rules FILE: for the analysis after the run
 };
 
 void AddTracedRunFlags(CLI::App* command, TracedRunFlags& flags);

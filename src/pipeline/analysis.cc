@@ -177,6 +177,7 @@ analyzers::Report Analyze(const LoadedTrace& trace) {
 
 base::StatusOr<std::vector<analyzers::Report>> AnalyzeTraces(const std::vector<std::string>& paths,
                                                              const AnalyzeOptions& options) {
+  const analyzers::ScopedKernelClassifier classifier(options.classifier);
   ASSIGN_OR_RETURN(const TraceInputs files, ExpandTraceInputs(paths));
   TraceInputs baseline_files;
   if (!options.baseline.empty()) {

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzers/facts/kernel_classifier.h"
 #include "analyzers/report/report.h"
 #include "src/base/progress.h"
 #include "src/base/status.h"
@@ -50,6 +51,8 @@ struct AnalyzeOptions {
   // with the traces and the baseline's (empty without one); its error ends the analysis. The CLI refuses
   // there an output that is one of the inputs. May be empty.
   std::function<base::Status(const TraceInputs& traces, const TraceInputs& baseline)> before_reading = nullptr;
+  // Classifies kernels for this analysis (--kernel-rules); null: the active one, by default the built-in.
+  const analyzers::KernelClassifier* classifier = nullptr;
 };
 
 base::StatusOr<std::vector<analyzers::Report>> AnalyzeTraces(const std::vector<std::string>& paths,

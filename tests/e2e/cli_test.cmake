@@ -61,7 +61,7 @@ file(WRITE "${WORK_DIR}/notes.txt" "these are my notes, not a trace\n")
 
 # Help and usage.
 expect("top-level help" EXIT 0 STDOUT "analyze.*explain" COMMAND "${AMPPROF}" --help)
-foreach(command run compare analyze export explain version)
+foreach(command run compare analyze export explain classify version)
   expect("${command} --help" EXIT 0 STDOUT "Usage|usage|USAGE|${command}" COMMAND "${AMPPROF}" ${command} --help)
 endforeach()
 expect("no command" EXIT 1 ONE_LINE_STDERR STDERR "a command is required" COMMAND "${AMPPROF}")
@@ -463,6 +463,48 @@ if(EXISTS "${WORK_DIR}/never.json")
 endif()
 expect("export to an unwritable path" EXIT 2 ONE_LINE_STDERR STDERR "no-such-dir/out\\.json: cannot write"
        COMMAND "${AMPPROF}" export "${good}" --format nvtxt -o "${WORK_DIR}/no-such-dir/out.json")
+
+# classify: what the kernel classifier concludes and which rule decided it; --kernel-rules on every command
+# that classifies (a malformed file: one line naming the file, the line and the problem, exit 2).
+expect("classify a name given" EXIT 0 EMPTY_STDERR
+       STDOUT "^volta_sgemm_128x64_nn\n  category GEMM, unit CUDA cores, dtype FP32, library cuBLAS\n  rule cublas\\.simt_gemm \\(analyzers/facts/kernel_rules\\.txt:[0-9]+\\)\n$"
+       COMMAND "${AMPPROF}" classify volta_sgemm_128x64_nn)
+expect("classify --format json: one object per line" EXIT 0 EMPTY_STDERR
+       STDOUT "^{\"name\": \"nvjet_sm100_ootst_128x128_256x7_4x1_2cta_v_bx_Avec16UE4M3_Bvec16UE4M3_TNT\", \"category\": \"gemm\", \"unit\": \"tensor_cores\", \"dtype\": \"fp4\", \"library\": \"cublaslt\", \"alignment\": 0, \"grouped\": false, \"rule\": \"cublaslt\\.nvjet\"}\n$"
+       COMMAND "${AMPPROF}" classify --format json nvjet_sm100_ootst_128x128_256x7_4x1_2cta_v_bx_Avec16UE4M3_Bvec16UE4M3_TNT)
+expect("classify names from stdin, one per line" EXIT 0 EMPTY_STDERR
+       STDOUT "^{\"name\": \"volta_sgemm_128x64_nn\",[^\n]*\"rule\": \"cublas\\.simt_gemm\"}\n{\"name\": \"my_kernel\", \"category\": \"unknown\", \"unit\": \"unknown\", \"dtype\": \"unknown\", \"library\": \"unknown\", \"alignment\": 0, \"grouped\": false, \"rule\": null}\n$"
+       COMMAND sh -c "printf 'volta_sgemm_128x64_nn\\n\\nmy_kernel\\r\\n' | '${AMPPROF}' classify --format json")
+expect("classify an unknown name: how to teach it" EXIT 0 STDOUT "my_kernel\n  category unknown.*--kernel-rules"
+       COMMAND "${AMPPROF}" classify my_kernel)
+file(WRITE "${WORK_DIR}/good.rules" "rule site.tiled_gemm\n  match my_tiled_gemm\n  category gemm\n  unit tensor_cores\n  dtype name\n  example my_tiled_gemm_bf16_128x128\n")
+file(WRITE "${WORK_DIR}/bad.rules" "rule site.x\n  match my_tiled_gemm\n  category gemmm\n")
+expect("--kernel-rules adds a rule that changes a classification" EXIT 0 EMPTY_STDERR
+       STDOUT "\"category\": \"gemm\", \"unit\": \"tensor_cores\", \"dtype\": \"bf16\",.*\"rule\": \"site\\.tiled_gemm\"}"
+       COMMAND "${AMPPROF}" classify --format json --kernel-rules "${WORK_DIR}/good.rules" my_tiled_gemm_bf16_128x128)
+expect("a malformed rules file: the file, the line, the problem" EXIT 2 ONE_LINE_STDERR
+       STDERR "^ampprof classify: [^\n]*bad\\.rules:3: unknown category 'gemmm' \\(one of: "
+       COMMAND "${AMPPROF}" classify --kernel-rules "${WORK_DIR}/bad.rules" my_tiled_gemm)
+expect("a missing rules file" EXIT 2 ONE_LINE_STDERR STDERR "no-such\\.rules: cannot open the kernel rules file"
+       COMMAND "${AMPPROF}" classify --kernel-rules "${WORK_DIR}/no-such.rules" my_tiled_gemm)
+expect("analyze --kernel-rules with a malformed file" EXIT 2 ONE_LINE_STDERR STDERR "^ampprof analyze: [^\n]*bad\\.rules:3: "
+       COMMAND "${AMPPROF}" analyze "${good}" --kernel-rules "${WORK_DIR}/bad.rules")
+file(WRITE "${WORK_DIR}/nvjet.rules" "# pretend nvjet kernels ran on CUDA cores\nrule site.nvjet\n  match nvjet_\n  category gemm\n  unit cuda_cores\n  dtype fp32\n")
+expect("analyze --kernel-rules: the user's rule decides in the report" EXIT 0
+       STDOUT "nvjet_hsh_192x192_64x3_2x1_v_bz_coopB_NTN\n +\\(GEMM, CUDA cores, FP32\\)"
+       COMMAND "${AMPPROF}" analyze "${good}" --verbose --kernel-rules "${WORK_DIR}/nvjet.rules")
+foreach(command run compare)  # read before the workload starts: nothing runs
+  expect("${command} --kernel-rules with a malformed file" EXIT 2 ONE_LINE_STDERR
+         STDERR "^ampprof ${command}: [^\n]*bad\\.rules:3: "
+         COMMAND "${AMPPROF}" ${command} -o "${WORK_DIR}/rules-${command}" --kernel-rules "${WORK_DIR}/bad.rules"
+                 -- touch "${WORK_DIR}/rules-${command}-ran")
+  if(EXISTS "${WORK_DIR}/rules-${command}-ran")
+    message(SEND_ERROR "${command} --kernel-rules with a malformed file: the workload ran")
+    math(EXPR failures "${failures} + 1")
+  endif()
+endforeach()
+expect("export --kernel-rules with a malformed file" EXIT 2 ONE_LINE_STDERR STDERR "^ampprof export: [^\n]*bad\\.rules:3: "
+       COMMAND "${AMPPROF}" export "${good}" --format chrome -o "${WORK_DIR}/rules.json" --kernel-rules "${WORK_DIR}/bad.rules")
 
 if(failures GREATER 0)
   message(FATAL_ERROR "${failures} end-to-end check(s) failed")

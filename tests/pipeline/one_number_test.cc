@@ -185,7 +185,7 @@ INSTANTIATE_TEST_SUITE_P(
         "facebookresearch__HolisticTraceAnalysis/tests/data/timeline_analysis/sampled_rank-0.json.gz",
         // Steps from a repeating kernel sequence, launch-bound, and a saving range.
         "facebookresearch__param/et_replay/tests/inputs/linear_kineto.json.gz"),
-    [](const ::testing::TestParamInfo<const char*>& info) { return std::to_string(info.index); });
+    [](const ::testing::TestParamInfo<const char*>& fixture) { return std::to_string(fixture.index); });
 
 }  // namespace
 }  // namespace ampprof::pipeline
