@@ -150,10 +150,6 @@ std::string ComputeLabel(const ComputeKey& key);
 
 TraceSummary Summarize(const AnalysisInput& input);
 
-// The GPU with the most kernels (the first of equals): the one a comparison and a timeline look at.
-// nullopt when the trace has no kernels.
-std::optional<model::DeviceRow> BusiestDevice(const model::TraceModel& model);
-
 }  // namespace ampprof::analyzers
 
 #endif  // AMPPROF_ANALYZERS_REPORT_SUMMARY_H_
