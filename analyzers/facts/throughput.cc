@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "analyzers/facts/precision.h"
+
 namespace ampprof::analyzers {
 namespace {
 
@@ -23,8 +25,6 @@ constexpr PeakThroughput kTable[] = {
 constexpr double kRealisticFromFp32 = 2.0;
 // From TF32 the peak ratio is 2x; half of that gain is the realistic end.
 constexpr double kRealisticShareOfTf32Gain = 0.5;
-constexpr uint32_t kFirstTensorCoreMajor = 7;
-constexpr uint32_t kFirstTf32Major = 8;
 
 }  // namespace
 

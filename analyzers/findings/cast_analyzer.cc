@@ -68,7 +68,7 @@ std::vector<Finding> AnalyzeCasts(const AnalysisInput& input) {
     finding.saving = SavingRangeOf(gpu, Portion(cast_ns, kAvoidableLow),
                                    cast_ns,
                                    "an estimate: half to all of the cast kernels' time, what casting once per step "
-                                   "instead of at every use would leave");
+                                   "instead of at every use would save");
     finding.severity = share >= kWarningShare ? Severity::kWarning : Severity::kInfo;
     finding.verdict = Statement("Cast kernels between FP32 and FP16/BF16/FP8 take {share} of GPU {device}'s time "
                                 "({time} " + per + " in {kernels:launch|launches})",

@@ -74,7 +74,7 @@ struct Evidence {
 struct Saving {
   base::DurationNs ns = 0;        // the saving per step (or per run): the best estimate, or the upper end
   base::DurationNs low_ns = 0;    // the lower end of a range; == ns when the estimate is one number
-  double fraction = 0.0;          // ns / the median step (or the run's analysed time)
+  double fraction = 0.0;          // the saved share of the analysed window (of the mean measured step)
   double low_fraction = 0.0;
   std::string basis;              // the documented what-if, one line: "the idle time of the launch waits"
 

@@ -81,6 +81,8 @@ std::vector<Finding> RunAnalyzers(const AnalysisInput& input) {
 void SortFindings(std::vector<Finding>& findings) {
   std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
     if (Rank(a.severity) != Rank(b.severity)) return Rank(a.severity) < Rank(b.severity);
+    // The low end first: what fixing it saves for certain ranks above what it might save at best.
+    if (a.saving.low_ns != b.saving.low_ns) return a.saving.low_ns > b.saving.low_ns;
     if (a.saving.ns != b.saving.ns) return a.saving.ns > b.saving.ns;
     return a.id < b.id;
   });

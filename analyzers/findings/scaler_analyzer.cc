@@ -135,7 +135,7 @@ std::vector<Finding> AnalyzeGradScaler(const AnalysisInput& input) {
     finding.saving = SavingOf(gpu, total, "GradScaler's kernel time and the GPU's idle time after its found_inf "
                                           "read, which BF16 without a scaler (or a fused optimizer) removes");
     finding.severity = SeverityForSaving(finding.saving.fraction, kMinShareOfStep, kCriticalSaving);
-    finding.verdict = Statement("GradScaler costs {cost} per step on GPU {device}, {share} of the median step ({step})",
+    finding.verdict = Statement("GradScaler costs {cost} per step on GPU {device}, {share} of the measured steps' time (median step {step})",
                                 {Duration("cost", finding.saving.ns), Count("device", static_cast<uint64_t>(finding.device_id)),
                                  Fraction("share", share), Duration("step", gpu.MedianStepNs())});
     finding.evidence.push_back({"examined", Examined(input, gpu)});
@@ -155,8 +155,8 @@ std::vector<Finding> AnalyzeGradScaler(const AnalysisInput& input) {
     } else {
       finding.evidence.push_back({"found_inf.item() syncs",
                                   Statement(cost.fused_optimizer ? "none: the fused optimizer reads found_inf on the GPU"
-                                                                 : "none recorded (no 4-byte device-to-host copies after "
-                                                                   "the unscale)")});
+                                                                 : "none recorded (no device-to-host copies of 8 bytes or "
+                                                                   "less after the unscale)")});
     }
     findings.push_back(std::move(finding));
   }

@@ -133,7 +133,7 @@ TEST(GradScalerAnalyzer, WithoutTheSyncOnlyKernelsCount) {
   const std::vector<Finding> findings = AnalyzeGradScaler(loop.input());
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(EvidenceText(findings[0], "found_inf.item() syncs"),
-            "none recorded (no 4-byte device-to-host copies after the unscale)");
+            "none recorded (no device-to-host copies of 8 bytes or less after the unscale)");
   EXPECT_EQ(findings[0].saving.ns, 23'000);
 }
 
