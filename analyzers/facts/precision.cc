@@ -81,6 +81,10 @@ bool PrecisionEvidence::MixedPrecision() const {
          low_precision_attention_ns > 0 || scaler_kernels > 0 || low_precision_casts > 0;
 }
 
+bool PrecisionEvidence::TriedReducedPrecisionMath() const {
+  return matrix().low_precision_ns > 0 || low_precision_attention_ns > 0 || scaler_kernels > 0;
+}
+
 void PrecisionEvidence::Add(const KernelClass& kernel, base::DurationNs duration) {
   AddTo(kernel_ns, duration);
   switch (kernel.category) {

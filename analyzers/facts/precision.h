@@ -64,6 +64,11 @@ struct PrecisionEvidence {
   // work, GradScaler kernels, or casts to and from FP16/BF16/FP8. Any one of them is enough: an
   // FP32 run has none of them, whatever its size.
   bool MixedPrecision() const;
+  // The run did its math in reduced precision: FP16/BF16/FP8 GEMM, convolution or attention work, or
+  // GradScaler ran. Casts alone do not count (an FP32 run casts inputs or a half-precision embedding table
+  // too). It divides the runs between amp.opportunity (not tried) and tensor_cores.fp32_math (tried,
+  // with matrix work left on CUDA cores), so that the same kernels are never priced by both.
+  bool TriedReducedPrecisionMath() const;
 
   void Add(const KernelClass& kernel, base::DurationNs duration);
 };

@@ -55,7 +55,7 @@ std::vector<Finding> AnalyzeAmpOpportunity(const AnalysisInput& input) {
   const PrecisionEvidence run = DescribePrecision(input);
   // Only a run with no reduced-precision matrix work and no GradScaler: one that tried AMP is
   // tensor_cores.fp32_math's to judge.
-  if (run.matrix().low_precision_ns > 0 || run.low_precision_attention_ns > 0 || run.scaler_kernels > 0) return {};
+  if (run.TriedReducedPrecisionMath()) return {};
   const StepAccount& account = input.account();
   const std::string per = std::string(PerStepWords(account));
   std::vector<Finding> findings;

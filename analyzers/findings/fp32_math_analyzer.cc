@@ -41,9 +41,9 @@ std::string WhatRan(const CudaCoreTime& time) {
 std::vector<Finding> AnalyzeFp32Math(const AnalysisInput& input) {
   const model::TraceModel& model = input.model;
   const PrecisionEvidence run = DescribePrecision(input);
-  // An FP32 run is amp.opportunity's: this finding is about a mixed-precision run that left matrix work on
-  // CUDA cores.
-  if (!run.MixedPrecision()) return {};
+  // An FP32 run (casts or not) is amp.opportunity's: this finding is about a run that did reduced-precision
+  // math and left other matrix work on CUDA cores.
+  if (!run.TriedReducedPrecisionMath()) return {};
   const std::string per = std::string(PerStepWords(input.account()));
   std::vector<Finding> findings;
   for (const DeviceAccount& gpu : input.account().devices) {

@@ -63,6 +63,8 @@ TEST(AmpOpportunity, QuietWhenTheRunIsAlreadyMixedPrecisionOrTheGainIsSmall) {
   EXPECT_TRUE(Analyze({{kFp32SimtGemm, 500}, {kScaleUpdate, 5}, {kFill, 495}}, {kV100}).empty())
       << "GradScaler ran: AMP was tried";
   EXPECT_TRUE(Analyze({{kFp32SimtGemm, 98}, {kFill, 902}}, {kA100}).empty()) << "under 5% of the step at 2x";
+  EXPECT_EQ(Analyze({{kFp32SimtGemm, 300}, {kCastToFp16, 10}, {kFill, 690}}, {kV100}).size(), 1u)
+      << "casts alone do not make a run mixed precision: its GEMMs are still this finding's";
   EXPECT_EQ(Analyze({{kFp32SimtGemm, 100}, {kFill, 900}}, {kA100}).size(), 1u);
 }
 

@@ -55,7 +55,7 @@ TEST(Fp32Math, SeverityFollowsTheRealisticSaving) {
   EXPECT_TRUE(MixedRun(0).empty());
 }
 
-TEST(Fp32Math, GradScalerOrCastsAloneMakeTheRunMixedPrecision) {
+TEST(Fp32Math, GradScalerAloneMakesTheRunMixedPrecisionButCastsDoNot) {
   // Volta: FP16 Tensor Cores, no TF32. The AMP run's own GEMMs ran FP32 (outside autocast, say).
   const std::vector<Finding> scaler =
       Analyze({{kFp32SimtGemm, 500}, {kScaleUpdate, 5}, {kFill, 495}}, {kV100});
@@ -63,10 +63,9 @@ TEST(Fp32Math, GradScalerOrCastsAloneMakeTheRunMixedPrecision) {
   EXPECT_EQ(scaler[0].severity, Severity::kCritical);
   EXPECT_EQ(Text(scaler[0].evidence.back().value), "GradScaler kernels 1");
 
-  const std::vector<Finding> casts =
-      Analyze({{kFp32SimtGemm, 100}, {kCastToFp16, 10}, {kFill, 890}}, {kV100});
-  ASSERT_EQ(casts.size(), 1u);
-  EXPECT_EQ(casts[0].severity, Severity::kWarning);
+  // Casts with no reduced-precision math: an FP32 run that casts something (inputs, an FP16 embedding
+  // table); amp.opportunity prices those GEMMs, and two findings must not price the same kernels.
+  EXPECT_TRUE(Analyze({{kFp32SimtGemm, 100}, {kCastToFp16, 10}, {kFill, 890}}, {kV100}).empty());
 }
 
 TEST(Fp32Math, QuietInAnFp32Run) {
