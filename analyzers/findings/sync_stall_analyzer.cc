@@ -60,10 +60,14 @@ std::vector<Finding> AnalyzeSyncStall(const AnalysisInput& input) {
                                 {Count("syncs", syncs), Count("device", static_cast<uint64_t>(finding.device_id)),
                                  Fraction("share", share)});
     finding.evidence.push_back({"examined", Examined(input, gpu)});
+    // Per step only where there are steps: over a window without them the count is the whole figure.
     finding.evidence.push_back(
-        {"draining syncs", Statement("{syncs}, {per_step} per step",
-                                     {Count("syncs", syncs), Number("per_step", static_cast<double>(syncs) /
-                                                                                    static_cast<double>(gpu.steps()))})});
+        {"draining syncs",
+         account.basis == AccountBasis::kMeasuredSteps
+             ? Statement("{syncs}, {per_step} per step",
+                         {Count("syncs", syncs),
+                          Number("per_step", static_cast<double>(syncs) / static_cast<double>(gpu.steps()))})
+             : Statement("{syncs} over the analysed window", {Count("syncs", syncs)})});
     finding.evidence.push_back(
         {"idle after them", Statement("{idle} in {gaps:gap} ({share}), {per_step} " + std::string(PerStepWords(account)),
                                       {Duration("idle", idle), Count("gaps", gpu.gaps[GapCause::kHostSync]),

@@ -173,7 +173,7 @@ TEST(HostBound, QuietWhenTheLoaderKeepsUp) {
 
 // Each step: ten kernels queued, then loss.item(): a cudaMemcpyAsync into pageable memory that blocks
 // until the GPU has drained; the next step's first launch comes 200 us after it returns.
-void StepsWithItem(RecordBuilder& b, int steps) {
+void StepsWithItem(RecordBuilder& b, int steps, bool mark_steps = true) {
   base::TimeNs t = 0;
   for (int step = 0; step < steps; ++step) {
     const base::TimeNs step_start = t;
@@ -184,7 +184,9 @@ void StepsWithItem(RecordBuilder& b, int steps) {
     const base::TimeNs drained = gpu_start + 10 * 100'000 - 1'000;
     b.Range("aten::item", t + 10'000, drained + 2'000, RangeCategory::kCpuOp);
     b.ApiCall("cudaMemcpyAsync", t + 11'000, drained + 1'000, b.NextCorrelation());
-    b.Range("ProfilerStep#" + std::to_string(step), step_start, drained + 200'000, RangeCategory::kUserAnnotation);
+    if (mark_steps) {
+      b.Range("ProfilerStep#" + std::to_string(step), step_start, drained + 200'000, RangeCategory::kUserAnnotation);
+    }
     t = drained + 200'000;
   }
 }
@@ -202,6 +204,17 @@ TEST(SyncStall, FlagsSyncsThatDrainTheQueue) {
   // The last step's drain ends the trace: no kernel follows it, so its gap has no cause to give.
   EXPECT_EQ(finding->examples[0], "cudaMemcpyAsync in aten::item: 5 times");
   EXPECT_EQ(EvidenceText(*finding, "draining syncs"), "5, 0.8 per step");
+}
+
+TEST(SyncStall, CountsSyncsOverTheWindowWhenTheTraceHasNoSteps) {
+  model::ModelBuilder builder;
+  RecordBuilder b(builder);
+  StepsWithItem(b, 2, /*mark_steps=*/false);
+  const Analyzed analyzed = Analyze(std::move(builder));
+  ASSERT_NE(analyzed.input->account().basis, AccountBasis::kMeasuredSteps) << "the test needs a trace without steps";
+  const Finding* finding = FindId(analyzed.findings, "gpu.sync_stall");
+  ASSERT_NE(finding, nullptr);
+  EXPECT_EQ(EvidenceText(*finding, "draining syncs"), "1 over the analysed window") << "not '1, 1.0 per step'";
 }
 
 TEST(SyncStall, SyncOnAnIdleGpuDrainsNothing) {
