@@ -30,7 +30,7 @@
 
 namespace ampprof::analyzers {
 
-struct AnalysisInput;  // analyzer.h, which holds the Steps of its trace
+class AnalysisInput;  // analysis_input.h, which holds the Steps of its trace
 
 // Fewer repetitions than this are not a loop, and say nothing about warm-up or medians.
 inline constexpr size_t kMinSteps = 3;
