@@ -18,7 +18,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
-constexpr uint64_t kSteps = 10;
+constexpr int64_t kSteps = 10;
 constexpr base::DurationNs kStep = 10'000'000;  // 10 ms
 
 // One rank of a synchronous job, as its summary says: per-step compute, host wait and collective time
@@ -158,9 +158,11 @@ TEST(StragglerTest, TooFewRanksAreNotJudged) {
 TEST(MergedFindingsTest, OneFindingOnManyRanksWithTheRangeOfItsSaving) {
   std::vector<RankSummary> summaries = EvenJob(16);
   for (int32_t r = 0; r < 16; ++r) summaries[static_cast<size_t>(r)].findings.push_back(HostBound(0.18 + 0.04 * r / 15));
-  summaries[9].findings.insert(summaries[9].findings.begin(), RankFinding{.id = "amp.fp32_gemm",
-                                                                          .severity = Severity::kCritical,
-                                                                          .saving = Saving::Exact(100, 0.01, "")});
+  RankFinding fp32_gemm;
+  fp32_gemm.id = "amp.fp32_gemm";
+  fp32_gemm.severity = Severity::kCritical;
+  fp32_gemm.saving = Saving::Exact(100, 0.01, "");
+  summaries[9].findings.insert(summaries[9].findings.begin(), fp32_gemm);
   const JobReport job = ReduceRanks(summaries);
   ASSERT_EQ(job.findings.size(), 2u);
   EXPECT_EQ(job.findings[0].id, "amp.fp32_gemm");  // most severe first
@@ -190,8 +192,8 @@ TEST(CoherenceTest, NamesTracesThatDoNotBelongTogether) {
   std::vector<std::string> notes;
   for (const Statement& note : job.notes) notes.push_back(reports::RenderStatement(note));
   ASSERT_EQ(notes.size(), 3u) << ::testing::PrintToString(notes);
-  EXPECT_THAT(notes[0], HasSubstr("different world sizes: 8 (ranks 0-3), 16 (rank 4)"));
-  EXPECT_THAT(notes[1], HasSubstr("copy-of-rank1.ampt is the same trace as rank1.ampt"));
+  EXPECT_THAT(notes[0], HasSubstr("different world sizes: 8 (ranks 0-3) and 16 (rank 4)"));
+  EXPECT_THAT(notes[1], HasSubstr("rank1.ampt is the same trace as copy-of-rank1.ampt"));
   EXPECT_THAT(notes[2], HasSubstr("rank 2 is in 2 traces"));
   EXPECT_EQ(job.traces, 7u);
   EXPECT_EQ(job.ranks, 5u);
