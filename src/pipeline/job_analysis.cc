@@ -34,9 +34,9 @@ std::string Head(const std::string& path) {
   std::string head(256, '\0');
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return {};
-  const ssize_t read = ::read(fd, head.data(), head.size());
+  const ssize_t got = ::read(fd, head.data(), head.size());
   ::close(fd);
-  head.resize(read > 0 ? static_cast<size_t>(read) : 0);
+  head.resize(got > 0 ? static_cast<size_t>(got) : 0);
   return head;
 }
 
