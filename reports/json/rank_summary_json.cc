@@ -16,6 +16,9 @@ namespace dom = simdjson::dom;
 // A summary is a few KiB per rank; this is some 200,000 ranks, and bounds the memory a file that is no
 // summary can make the parser take.
 constexpr std::streamoff kMaxSummaryBytes = std::streamoff{1} << 30;
+// Times in a summary are at most a year: a reduction adds a few of them (compute and host wait, every
+// cause of idle), which must not overflow 64 bits whatever a file says.
+constexpr int64_t kMaxSummaryDurationNs = int64_t{365} * 24 * 3600 * 1'000'000'000;
 using analyzers::GapCause;
 using analyzers::RankSummary;
 
@@ -140,6 +143,14 @@ class Fields {
     if (element.get_int64().get(value)) return Wrong(key, "an integer");
     return value;
   }
+  // A time in nanoseconds: an integer from 0 to kMaxSummaryDurationNs.
+  base::StatusOr<int64_t> Duration(std::string_view key) const {
+    ASSIGN_OR_RETURN(const int64_t value, Int(key));
+    if (value < 0 || value > kMaxSummaryDurationNs) {
+      return base::InvalidDataError("{}.{}: {} ns is not a duration from 0 to a year", where_, key, value);
+    }
+    return value;
+  }
   base::StatusOr<uint64_t> Uint(std::string_view key) const {
     ASSIGN_OR_RETURN(const dom::element element, Get(key));
     uint64_t value = 0;
@@ -245,27 +256,27 @@ base::Status ReadAccount(const Fields& rank, RankSummary& s) {
   ASSIGN_OR_RETURN(s.basis, account.String("basis"));
   ASSIGN_OR_RETURN(s.step_source, account.String("step_source"));
   ASSIGN_OR_RETURN(s.steps, account.Uint("steps"));
-  ASSIGN_OR_RETURN(s.window_ns, account.Int("window_ns"));
-  ASSIGN_OR_RETURN(s.median_step_ns, account.Int("median_step_ns"));
-  ASSIGN_OR_RETURN(s.p90_step_ns, account.Int("p90_step_ns"));
-  ASSIGN_OR_RETURN(s.compute_ns, account.Int("compute_ns"));
-  ASSIGN_OR_RETURN(s.exposed_communication_ns, account.Int("exposed_communication_ns"));
-  ASSIGN_OR_RETURN(s.overlapped_communication_ns, account.Int("overlapped_communication_ns"));
-  ASSIGN_OR_RETURN(s.copy_ns, account.Int("copy_ns"));
+  ASSIGN_OR_RETURN(s.window_ns, account.Duration("window_ns"));
+  ASSIGN_OR_RETURN(s.median_step_ns, account.Duration("median_step_ns"));
+  ASSIGN_OR_RETURN(s.p90_step_ns, account.Duration("p90_step_ns"));
+  ASSIGN_OR_RETURN(s.compute_ns, account.Duration("compute_ns"));
+  ASSIGN_OR_RETURN(s.exposed_communication_ns, account.Duration("exposed_communication_ns"));
+  ASSIGN_OR_RETURN(s.overlapped_communication_ns, account.Duration("overlapped_communication_ns"));
+  ASSIGN_OR_RETURN(s.copy_ns, account.Duration("copy_ns"));
   ASSIGN_OR_RETURN(const Fields idle, account.Object("idle_ns"));
   for (GapCause cause : analyzers::kAllGapCauses) {
-    ASSIGN_OR_RETURN(s.idle[cause], idle.Int(analyzers::GapCauseKey(cause)));
+    ASSIGN_OR_RETURN(s.idle[cause], idle.Duration(analyzers::GapCauseKey(cause)));
   }
   ASSIGN_OR_RETURN(const dom::array communication, account.Array("communication"));
   return ForEachObject(communication, account.Where("communication"), [&](const Fields& c) -> base::Status {
     analyzers::RankCollective collective;
     ASSIGN_OR_RETURN(collective.collective, c.String("collective"));
     ASSIGN_OR_RETURN(collective.kernels, c.Uint("kernels"));
-    ASSIGN_OR_RETURN(collective.kernel_ns, c.Int("kernel_ns"));
-    ASSIGN_OR_RETURN(collective.exposed_ns, c.Int("exposed_ns"));
-    ASSIGN_OR_RETURN(collective.overlapped_ns, c.Int("overlapped_ns"));
-    ASSIGN_OR_RETURN(collective.shortest_ns, c.Int("shortest_ns"));
-    ASSIGN_OR_RETURN(collective.median_ns, c.Int("median_ns"));
+    ASSIGN_OR_RETURN(collective.kernel_ns, c.Duration("kernel_ns"));
+    ASSIGN_OR_RETURN(collective.exposed_ns, c.Duration("exposed_ns"));
+    ASSIGN_OR_RETURN(collective.overlapped_ns, c.Duration("overlapped_ns"));
+    ASSIGN_OR_RETURN(collective.shortest_ns, c.Duration("shortest_ns"));
+    ASSIGN_OR_RETURN(collective.median_ns, c.Duration("median_ns"));
     s.communication.push_back(std::move(collective));
     return base::OkStatus();
   });
@@ -281,8 +292,8 @@ base::Status ReadFindings(const Fields& rank, RankSummary& s) {
     ASSIGN_OR_RETURN(finding.device_id, Int32(f, "device_id"));
     ASSIGN_OR_RETURN(finding.verdict, ReadStatement(f, "verdict"));
     ASSIGN_OR_RETURN(const Fields saving, f.Object("saving"));
-    ASSIGN_OR_RETURN(finding.saving.ns, saving.Int("ns"));
-    ASSIGN_OR_RETURN(finding.saving.low_ns, saving.Int("low_ns"));
+    ASSIGN_OR_RETURN(finding.saving.ns, saving.Duration("ns"));
+    ASSIGN_OR_RETURN(finding.saving.low_ns, saving.Duration("low_ns"));
     ASSIGN_OR_RETURN(finding.saving.fraction, saving.Double("fraction"));
     ASSIGN_OR_RETURN(finding.saving.low_fraction, saving.Double("low_fraction"));
     ASSIGN_OR_RETURN(finding.saving.basis, saving.String("basis"));

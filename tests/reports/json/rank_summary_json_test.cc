@@ -111,5 +111,24 @@ TEST(RankSummaryJson, RefusesWhatItCannotReadWithOneLine) {
   EXPECT_THAT(negative.status().message(), HasSubstr("ranks[0].account.steps: expected an unsigned integer"));
 }
 
+// A summary is input from elsewhere: times a reduction would add up past 64 bits (or negative ones)
+// are refused where they are read, not overflowed in the reduction.
+TEST(RankSummaryJson, RefusesTimesOutsideZeroToAYear) {
+  std::string huge = Write({SampleSummary()});
+  const std::string compute = "\"compute_ns\": 80000000";
+  huge.replace(huge.find(compute), compute.size(), "\"compute_ns\": 9223372036854775807");
+  auto overflowing = ParseRankSummaries(huge, "h.json");
+  ASSERT_FALSE(overflowing.ok());
+  EXPECT_THAT(overflowing.status().message(),
+              HasSubstr("h.json: ranks[0].account.compute_ns: 9223372036854775807 ns is not a duration from 0 to a year"));
+
+  std::string negative = Write({SampleSummary()});
+  const std::string launch_waits = "\"launch_waits\": 20000000";
+  negative.replace(negative.find(launch_waits), launch_waits.size(), "\"launch_waits\": -20000000");
+  auto below = ParseRankSummaries(negative, "n.json");
+  ASSERT_FALSE(below.ok());
+  EXPECT_THAT(below.status().message(), HasSubstr("ranks[0].account.idle_ns.launch_waits: -20000000 ns"));
+}
+
 }  // namespace
 }  // namespace ampprof::reports
