@@ -75,6 +75,18 @@ void CheckBackend(std::span<const RankSummary* const> summaries, JobCoherence& c
   }
 }
 
+// Not a sign of another job by itself (a cluster may mix GPU models), but a rank on a slower model is a
+// straggler by construction, which the reader should know before reading the stragglers.
+void CheckGpus(std::span<const RankSummary* const> summaries, JobCoherence& coherence) {
+  std::map<std::string, std::vector<const RankSummary*>> by_gpu;
+  for (const RankSummary* summary : summaries) {
+    if (!summary->gpu.empty()) by_gpu[summary->gpu].push_back(summary);
+  }
+  if (by_gpu.size() > 1) {
+    coherence.notes.push_back(LiteralText(fmt::format("the traces ran on different GPU models: {}", Groups(by_gpu))));
+  }
+}
+
 void CheckDuplicates(std::span<const RankSummary* const> summaries, JobCoherence& coherence) {
   std::map<std::string, size_t> first_with_fingerprint;
   for (size_t i = 0; i < summaries.size(); ++i) {
@@ -147,6 +159,7 @@ JobCoherence CheckCoherence(std::span<const RankSummary* const> summaries) {
   coherence.duplicate.assign(summaries.size(), false);
   CheckWorldSize(summaries, coherence);
   CheckBackend(summaries, coherence);
+  CheckGpus(summaries, coherence);
   CheckDuplicates(summaries, coherence);
   CheckUnranked(summaries, coherence);
   CheckSteps(summaries, coherence);

@@ -2,7 +2,7 @@
 #define AMPPROF_ANALYZERS_RANKS_JOB_COHERENCE_H_
 
 // Whether traces given together are ranks of one job, and what says they are not: different world
-// sizes or backends, a rank in two traces, one trace read twice (the same file twice, or a copy:
+// sizes or backends, different GPU models, a rank in two traces, one trace read twice (the same file twice, or a copy:
 // their kernel timelines are identical), a rank outside the world size, traces without a rank, and
 // median steps too far apart for one synchronous job. Each is one sentence naming the traces; the
 // cross-rank report prints them before anything that compares ranks.
@@ -19,7 +19,7 @@
 namespace ampprof::analyzers {
 
 struct JobCoherence {
-  std::vector<Statement> notes;  // in a fixed order: world size, backend, duplicates, ranks, steps
+  std::vector<Statement> notes;  // in a fixed order: world size, backend, GPUs, duplicates, ranks, steps
   std::vector<bool> duplicate;   // per summary
   int32_t world_size = 0;        // the one the traces state, when they agree
   std::string backend;

@@ -202,6 +202,17 @@ TEST(CoherenceTest, NamesTracesThatDoNotBelongTogether) {
   EXPECT_EQ(job.world_size, 0);  // they disagree
 }
 
+TEST(CoherenceTest, NamesDifferentGpuModels) {
+  std::vector<RankSummary> summaries = EvenJob(4);
+  for (RankSummary& s : summaries) s.gpu = "NVIDIA H100 80GB HBM3";
+  summaries[2].gpu = "NVIDIA A100-SXM4-40GB";
+  const JobReport job = ReduceRanks(summaries);
+  ASSERT_EQ(job.notes.size(), 1u);
+  EXPECT_EQ(reports::RenderStatement(job.notes[0]),
+            "the traces ran on different GPU models: NVIDIA A100-SXM4-40GB (rank 2) and NVIDIA H100 80GB HBM3 "
+            "(ranks 0-1, 3)");
+}
+
 TEST(CoherenceTest, StepsTooFarApartAreNamed) {
   std::vector<RankSummary> summaries = EvenJob(4);
   summaries[3] = Rank({.rank = 3, .step = 3 * kStep});
