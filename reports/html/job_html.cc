@@ -73,7 +73,9 @@ void RenderRows(const JobReport& job, std::ostream& out) {
   }
   out << "</tbody></table>\n<h3>Idle by cause per rank</h3>\n<table class=\"job-idle\"><thead><tr><th>rank</th>";
   for (analyzers::GapCause cause : analyzers::kAllGapCauses) {
-    fmt::print(out, "<th>{}</th>", EscapeHtml(analyzers::GapCauseName(cause)));
+    // The short key keeps the table within the page; the full term is the header's tooltip.
+    fmt::print(out, "<th title=\"{}\">{}</th>", EscapeHtml(analyzers::GapCauseName(cause)),
+               EscapeHtml(analyzers::GapCauseKey(cause)));
   }
   out << "</tr></thead><tbody>\n";
   for (const RankRow& row : job.rows) {
