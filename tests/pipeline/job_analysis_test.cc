@@ -32,6 +32,7 @@ struct JobShape {
   int32_t straggler = -1;
   double slowdown = 1.5;
   bool host_straggler = false;
+  double imbalance = 0.0;  // rank r's kernels take 1 + imbalance * r / (ranks - 1) times as long
 };
 
 // A synthetic synchronous job written as one .ampt per rank, as `ampprof-synth --ranks` writes it.
@@ -43,6 +44,7 @@ void WriteJob(const std::string& directory, const JobShape& shape) {
     options.seed = 7 + static_cast<uint64_t>(r);
     options.rank = r;
     options.world_size = shape.world_size;
+    if (shape.ranks > 1) options.compute_scale = 1.0 + shape.imbalance * (r - shape.first_rank) / (shape.ranks - 1);
     if (r == shape.straggler) (shape.host_straggler ? options.host_scale : options.compute_scale) = shape.slowdown;
     ranks.push_back(options);
   }
@@ -94,6 +96,18 @@ TEST(JobAnalysisTest, InjectedHostStragglerIsNamed) {
   ASSERT_EQ(job.stragglers.stragglers.size(), 1u) << reports::RenderStatement(analyzers::DescribeJob(job));
   EXPECT_EQ(job.stragglers.stragglers.front().rank, 2);
   EXPECT_EQ(job.stragglers.stragglers.front().cause, analyzers::StragglerCause::kHost);
+}
+
+TEST(JobAnalysisTest, InjectedImbalanceIsUnevenWorkNotAStraggler) {
+  testing::TempDir dir;
+  WriteJob(dir.path(), {.ranks = 5, .world_size = 5, .imbalance = 0.8});
+  const analyzers::JobReport job = Reduce({dir.path()});
+  EXPECT_THAT(job.stragglers.stragglers, ::testing::IsEmpty());
+  ASSERT_TRUE(job.stragglers.imbalance) << reports::RenderStatement(analyzers::DescribeJob(job));
+  EXPECT_EQ(job.stragglers.imbalance->cause, analyzers::StragglerCause::kCompute);
+  EXPECT_EQ(job.stragglers.imbalance->min_label, "rank 0 of 5");
+  EXPECT_EQ(job.stragglers.imbalance->max_label, "rank 4 of 5");
+  EXPECT_GT(job.stragglers.imbalance->wait_ns, 0);
 }
 
 TEST(JobAnalysisTest, EvenJobHasNoStragglerAndMergesItsFindings) {
