@@ -1,6 +1,6 @@
 # Checks that #includes follow the pipeline's one direction (ARCHITECTURE.md):
 #   src/base <- collectors/records <- collectors/<importers> <- src/model <- analyzers (facts <- findings
-#   <- report) <- reports
+#   <- report <- ranks) <- reports
 #   <- src/pipeline <- src/cli
 # and that CUPTI headers appear only in collectors/cupti and its tests (tests/collectors/cupti).
 # Run by ctest as `layering`:
@@ -20,6 +20,7 @@ set(allowed_analyzers/facts "src/base;collectors/records;collectors/liblogs;src/
 # Inside analyzers, one direction too: facts <- findings <- report.
 set(allowed_analyzers/findings "src/base;collectors/records;collectors/liblogs;src/model;analyzers/facts")
 set(allowed_analyzers/report "src/base;collectors/records;collectors/liblogs;src/model;analyzers/facts;analyzers/findings")
+set(allowed_analyzers/ranks "src/base;collectors/records;collectors/liblogs;src/model;analyzers/facts;analyzers/findings;analyzers/report")
 # reports/export redraws the trace itself, so reports may read the model too.
 set(allowed_reports "src/base;collectors/records;src/model;analyzers")
 set(allowed_src/pipeline "src/base;collectors;src/model;analyzers;reports")
@@ -27,7 +28,7 @@ set(allowed_src/cli "src/base;collectors;src/model;analyzers;reports;src/pipelin
 
 set(violations "")
 foreach(folder src/base collectors/records collectors/synthetic collectors/kineto collectors/nsys collectors/cupti
-               collectors/liblogs src/model analyzers/facts analyzers/findings analyzers/report
+               collectors/liblogs src/model analyzers/facts analyzers/findings analyzers/report analyzers/ranks
                reports src/pipeline src/cli)
   file(GLOB_RECURSE sources "${SOURCE_DIR}/${folder}/*.h" "${SOURCE_DIR}/${folder}/*.cc")
   foreach(source ${sources})

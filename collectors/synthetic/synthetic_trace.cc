@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -16,13 +17,13 @@ using base::TimeNs;
 using records::KernelRecord;
 
 constexpr uint32_t kPid = 4242;
-constexpr uint32_t kMainTid = 4242;
 constexpr uint32_t kDeviceId = 0;
 constexpr uint32_t kContextId = 1;
 constexpr uint32_t kComputeStream = 7;
 constexpr uint32_t kCommStream = 13;
 // CUPTI hands over kernel records in buffers; the generator holds this many per stream before emitting.
 constexpr size_t kKernelBatch = 192;
+constexpr int32_t kRanksPerHost = 8;  // a job's ranks as eight-GPU nodes hold them
 constexpr TimeNs kTraceStart = 1'700'000'000'000'000'000;  // an epoch-like origin, as CUPTI's clock gives
 
 // SplitMix64: tiny, fast and identical everywhere, unlike the std:: distributions.
@@ -152,10 +153,37 @@ constexpr KernelKind kAllReduceFp32 = {"ncclDevKernel_AllReduce_Sum_f32_RING_LL(
 constexpr KernelKind kAllReduce = {"ncclDevKernel_AllReduce_Sum_f16_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
                                    30'000, 60'000, 24, 512, 96};
 
+// Takes records and keeps none: the job's first pass only needs the generators' clocks.
+class DiscardingSink final : public records::RecordSink {
+ public:
+  base::StringPool& strings() override { return strings_; }
+  base::Stats& stats() override { return stats_; }
+  void SetMetadata(std::string_view, std::string_view) override {}
+  void Add(const records::DeviceRecord&) override {}
+  void Add(const records::ProcessRecord&) override {}
+  void Add(const records::ThreadRecord&) override {}
+  void Add(const records::KernelRecord&) override {}
+  void Add(const records::ApiCallRecord&) override {}
+  void Add(const records::MemcpyRecord&) override {}
+  void Add(const records::MemsetRecord&) override {}
+  void Add(const records::SyncRecord&) override {}
+  void Add(const records::RangeRecord&) override {}
+  void Add(const records::MarkRecord&) override {}
+  void Add(const records::MemoryRecord&) override {}
+  void Add(const records::OverheadRecord&) override {}
+
+ private:
+  base::StringPool strings_;
+  base::Stats stats_;
+};
+
 class Generator {
  public:
   Generator(const SyntheticTraceOptions& options, records::RecordSink& sink)
-      : options_(options), sink_(sink), random_(options.seed) {
+      : options_(options),
+        sink_(sink),
+        random_(options.seed),
+        pid_(options.rank >= 0 ? kPid + static_cast<uint32_t>(options.rank) : kPid) {
     cuda_launch_kernel_ = sink.strings().Intern("cudaLaunchKernel");
     cuda_memcpy_async_ = sink.strings().Intern("cudaMemcpyAsync");
     cuda_stream_synchronize_ = sink.strings().Intern("cudaStreamSynchronize");
@@ -165,16 +193,44 @@ class Generator {
 
   base::Status Run() {
     EmitDescription();
-    for (uint64_t step = 0; kernels_emitted_ + Pending() < options_.kernels; ++step) {
+    for (uint64_t step = 0; WantsStep(); ++step) {
       Step(step);
       if (options_.after_step && !options_.after_step(step)) break;
     }
-    FlushKernels(kComputeStream, 0);
-    FlushKernels(kCommStream, 0);
+    Finish();
     return base::OkStatus();
   }
 
- private:
+  // The job's lockstep (GenerateSyntheticJob): EmitDescription, then per step ForwardAndBackward up to
+  // the gradient all-reduce, which returns when this rank's gradients are ready for it, and
+  // AllReduceAndOptimize with the all-reduce's start on this rank and its end on all; then Finish.
+  bool WantsStep() const { return kernels_emitted_ + Pending() < options_.kernels; }
+
+  TimeNs ForwardAndBackward(uint64_t step) {
+    FirstHalf(step);
+    const TimeNs api_start = host_now_;
+    collective_correlation_ = ApiCall(cu_launch_kernel_ex_, 3'500, 6'500, records::ApiDomain::kDriver);
+    // DDP launches the all-reduce once the last gradient is computed.
+    return std::max({stream_free_[1] + random_.Between(800, 1'500), api_start + random_.Between(2'500, 4'000),
+                     stream_free_[0]});
+  }
+
+  void AllReduceAndOptimize(uint64_t step, TimeNs start, TimeNs end) {
+    const KernelKind& kind = amp() ? kAllReduce : kAllReduceFp32;
+    KernelRecord kernel = KernelOf(kind, kCommStream, collective_correlation_);
+    kernel.start = start;
+    kernel.end = end;
+    stream_free_[1] = end;
+    stream_free_[0] = std::max(stream_free_[0], end);  // the optimizer waits for the gradients
+    Enqueue(kernel, kCommStream);
+    SecondHalf(step);
+  }
+
+  void Finish() {
+    FlushKernels(kComputeStream, 0);
+    FlushKernels(kCommStream, 0);
+  }
+
   void EmitDescription() {
     sink_.SetMetadata("source", "ampprof-synth");
     sink_.SetMetadata("workload", amp() ? fmt::format("synthetic AMP training loop: {} linear layers, "
@@ -184,7 +240,7 @@ class Generator {
                                                       options_.layers));
     sink_.SetMetadata("generator_seed", fmt::format("{}", options_.seed));
     records::DeviceRecord device;
-    device.pid = kPid;
+    device.pid = pid_;
     device.device_id = kDeviceId;
     device.name = sink_.strings().Intern("NVIDIA H100 80GB HBM3 (synthetic)");
     device.uuid = sink_.strings().Intern("GPU-00000000-0000-0000-0000-000000000000");
@@ -195,20 +251,36 @@ class Generator {
     device.core_clock_khz = 1'980'000;
     sink_.Add(device);
     records::ProcessRecord process;
-    process.pid = kPid;
+    process.pid = pid_;
     process.command = sink_.strings().Intern(
         fmt::format("python {} --layers {} (synthetic)", amp() ? "train_amp.py" : "train.py", options_.layers));
-    process.hostname = sink_.strings().Intern("synthetic-host");
+    process.hostname = sink_.strings().Intern(
+        options_.rank >= 0 ? fmt::format("synthetic-host-{}", options_.rank / kRanksPerHost) : "synthetic-host");
+    process.rank = options_.rank;
+    process.local_rank = options_.rank >= 0 ? options_.rank % kRanksPerHost : -1;
+    process.world_size = options_.world_size;
     sink_.Add(process);
+    if (options_.world_size > 0) sink_.SetMetadata("distributed_backend", "nccl");
     records::ThreadRecord thread;
-    thread.pid = kPid;
-    thread.tid = kMainTid;
+    thread.pid = pid_;
+    thread.tid = pid_;
     thread.name = sink_.strings().Intern("python");
     sink_.Add(thread);
   }
 
   void Step(uint64_t step) {
-    if (!amp()) return Fp32Step(step);
+    FirstHalf(step);
+    if (step % 4 == 3) {
+      // Gradient all-reduce on the communication stream, launched through the driver as NCCL does.
+      Launch(amp() ? kAllReduce : kAllReduceFp32, kCommStream, cu_launch_kernel_ex_, records::ApiDomain::kDriver);
+    }
+    SecondHalf(step);
+  }
+
+ private:
+  // The step up to the end of the backward pass.
+  void FirstHalf(uint64_t step) {
+    if (!amp()) return Fp32FirstHalf(step);
     Mark(records::MarkKind::kRangeStart, step + 1, fmt::format("ProfilerStep#{}", step));
     for (uint32_t layer = 0; layer < options_.layers; ++layer) {
       Op("aten::linear", {&kWeightCast, &kGemm});
@@ -221,10 +293,11 @@ class Generator {
       Op("autograd::engine::evaluate_function: AddmmBackward0",
          {&kGemmBackward, &kGemmBackward, &kBiasGradReduce});
     }
-    if (step % 4 == 3) {
-      // Gradient all-reduce on the communication stream, launched through the driver as NCCL does.
-      Launch(kAllReduce, kCommStream, cu_launch_kernel_ex_, records::ApiDomain::kDriver);
-    }
+  }
+
+  // The optimizer step after the gradient all-reduce, to the end of the step.
+  void SecondHalf(uint64_t step) {
+    if (!amp()) return Fp32SecondHalf(step);
     ScalerStep();
     Op("aten::_amp_update_scale_", {&kUpdateScale});
     Mark(records::MarkKind::kRangeEnd, step + 1, "");
@@ -232,7 +305,7 @@ class Generator {
   }
 
   // The same step without autocast and GradScaler: no casts, no loss scaling, no found_inf read.
-  void Fp32Step(uint64_t step) {
+  void Fp32FirstHalf(uint64_t step) {
     Mark(records::MarkKind::kRangeStart, step + 1, fmt::format("ProfilerStep#{}", step));
     for (uint32_t layer = 0; layer < options_.layers; ++layer) {
       Op("aten::linear", {&kGemmFp32});
@@ -244,7 +317,9 @@ class Generator {
       Op("autograd::engine::evaluate_function: AddmmBackward0",
          {&kGemmBackwardFp32, &kGemmBackwardFp32, &kBiasGradReduce});
     }
-    if (step % 4 == 3) Launch(kAllReduceFp32, kCommStream, cu_launch_kernel_ex_, records::ApiDomain::kDriver);
+  }
+
+  void Fp32SecondHalf(uint64_t step) {
     Op("Optimizer.step#SGD.step", {&kOptimizer});
     Mark(records::MarkKind::kRangeEnd, step + 1, "");
     HostWork(20'000, 60'000);
@@ -261,7 +336,7 @@ class Generator {
     // .item(): cudaMemcpyAsync device-to-host into pinned memory, then cudaStreamSynchronize.
     const uint32_t copy_correlation = ApiCall(cuda_memcpy_async_, 3'000, 5'000);
     records::MemcpyRecord copy;
-    copy.pid = kPid;
+    copy.pid = pid_;
     copy.device_id = kDeviceId;
     copy.context_id = kContextId;
     copy.stream_id = kComputeStream;
@@ -277,7 +352,7 @@ class Generator {
     sink_.Add(copy);
 
     records::SyncRecord sync;
-    sync.pid = kPid;
+    sync.pid = pid_;
     sync.device_id = kDeviceId;
     sync.context_id = kContextId;
     sync.stream_id = kComputeStream;
@@ -308,15 +383,22 @@ class Generator {
     const TimeNs api_start = host_now_;
     const uint32_t correlation = ApiCall(api_name, 3'500, 6'500, domain);
     TimeNs& free_at = stream_free_[stream_id == kComputeStream ? 0 : 1];
+    KernelRecord kernel = KernelOf(kind, stream_id, correlation);
+    kernel.start = std::max(free_at + random_.Between(800, 1'500), api_start + random_.Between(2'500, 4'000));
+    const DurationNs duration = random_.Between(kind.min_ns, kind.max_ns);
+    kernel.end = kernel.start + (stream_id == kComputeStream ? Scaled(duration, options_.compute_scale) : duration);
+    free_at = kernel.end;
+    Enqueue(kernel, stream_id);
+  }
+
+  KernelRecord KernelOf(const KernelKind& kind, uint32_t stream_id, uint32_t correlation) {
     KernelRecord kernel;
-    kernel.pid = kPid;
+    kernel.pid = pid_;
     kernel.device_id = kDeviceId;
     kernel.context_id = kContextId;
     kernel.stream_id = stream_id;
     kernel.correlation_id = correlation;
     kernel.name = NameOf(kind);
-    kernel.start = std::max(free_at + random_.Between(800, 1'500), api_start + random_.Between(2'500, 4'000));
-    kernel.end = kernel.start + random_.Between(kind.min_ns, kind.max_ns);
     kernel.grid_x = kind.grid_x;
     kernel.grid_y = 1;
     kernel.grid_z = 1;
@@ -324,7 +406,10 @@ class Generator {
     kernel.block_y = 1;
     kernel.block_z = 1;
     kernel.registers_per_thread = kind.registers;
-    free_at = kernel.end;
+    return kernel;
+  }
+
+  void Enqueue(const KernelRecord& kernel, uint32_t stream_id) {
     auto& pending = pending_[stream_id == kComputeStream ? 0 : 1];
     pending.push_back(kernel);
     if (pending.size() >= kKernelBatch) FlushKernels(stream_id, 0);
@@ -372,8 +457,8 @@ class Generator {
   uint32_t ApiCallUntil(base::StringId name, TimeNs end,
                         records::ApiDomain domain = records::ApiDomain::kRuntime) {
     records::ApiCallRecord call;
-    call.pid = kPid;
-    call.tid = kMainTid;
+    call.pid = pid_;
+    call.tid = pid_;
     call.start = host_now_;
     call.end = end;
     call.correlation_id = ++correlation_;
@@ -391,8 +476,8 @@ class Generator {
   void Range(records::RangeCategory category, base::StringId domain, std::string_view name,
              TimeNs begin, TimeNs end) {
     records::RangeRecord range;
-    range.pid = kPid;
-    range.tid = kMainTid;
+    range.pid = pid_;
+    range.tid = pid_;
     range.category = category;
     range.domain = domain;
     range.name = sink_.strings().Intern(name);
@@ -403,8 +488,8 @@ class Generator {
 
   void Mark(records::MarkKind kind, uint64_t range_id, std::string_view name) {
     records::MarkRecord mark;
-    mark.pid = kPid;
-    mark.tid = kMainTid;
+    mark.pid = pid_;
+    mark.tid = pid_;
     mark.kind = kind;
     mark.range_id = range_id;
     mark.timestamp = host_now_;
@@ -412,13 +497,21 @@ class Generator {
     sink_.Add(mark);
   }
 
-  void HostWork(DurationNs min_ns, DurationNs max_ns) { host_now_ += random_.Between(min_ns, max_ns); }
+  void HostWork(DurationNs min_ns, DurationNs max_ns) {
+    host_now_ += Scaled(random_.Between(min_ns, max_ns), options_.host_scale);
+  }
+
+  // Exact for the default scale of 1, so that a single trace is the same with or without the job options.
+  static DurationNs Scaled(DurationNs duration, double scale) {
+    return scale == 1.0 ? duration : static_cast<DurationNs>(static_cast<double>(duration) * scale);
+  }
 
   bool amp() const { return options_.precision == SyntheticPrecision::kAmp; }
 
   const SyntheticTraceOptions& options_;
   records::RecordSink& sink_;
   Random random_;
+  uint32_t pid_;
   TimeNs host_now_ = kTraceStart;
   std::array<TimeNs, 2> stream_free_{kTraceStart, kTraceStart};
   std::array<std::vector<KernelRecord>, 2> pending_;
@@ -426,6 +519,7 @@ class Generator {
   uint64_t kernels_emitted_ = 0;
   uint64_t launches_ = 0;  // for the names' variant numbers
   uint32_t correlation_ = 0;
+  uint32_t collective_correlation_ = 0;  // the job's all-reduce launched, its kernel not yet placed
   base::StringId cuda_launch_kernel_;
   base::StringId cuda_memcpy_async_;
   base::StringId cuda_stream_synchronize_;
@@ -439,6 +533,46 @@ base::Status GenerateSyntheticTrace(const SyntheticTraceOptions& options, record
   if (options.layers == 0) return base::InvalidArgumentError("the synthetic model needs at least one layer");
   Generator generator(options, sink);
   return generator.Run();
+}
+
+base::StatusOr<std::vector<TimeNs>> SyntheticCollectiveEnds(std::span<const SyntheticTraceOptions> ranks) {
+  if (ranks.empty()) return base::InvalidArgumentError("a synthetic job needs at least one rank");
+  std::vector<std::unique_ptr<DiscardingSink>> sinks;
+  std::vector<std::unique_ptr<Generator>> generators;
+  for (const SyntheticTraceOptions& rank : ranks) {
+    if (rank.layers == 0) return base::InvalidArgumentError("the synthetic model needs at least one layer");
+    if (rank.kernels != ranks[0].kernels || rank.layers != ranks[0].layers || rank.precision != ranks[0].precision) {
+      return base::InvalidArgumentError("the ranks of a synthetic job must run the same loop");
+    }
+    sinks.push_back(std::make_unique<DiscardingSink>());
+    generators.push_back(std::make_unique<Generator>(rank, *sinks.back()));
+    generators.back()->EmitDescription();
+  }
+  Random collective(ranks[0].seed ^ 0xa117ed0ceULL);  // the all-reduce's own time, the same on every rank
+  const KernelKind& all_reduce = ranks[0].precision == SyntheticPrecision::kAmp ? kAllReduce : kAllReduceFp32;
+  std::vector<TimeNs> ends;
+  std::vector<TimeNs> ready(generators.size());
+  for (uint64_t step = 0; generators[0]->WantsStep(); ++step) {
+    for (size_t r = 0; r < generators.size(); ++r) ready[r] = generators[r]->ForwardAndBackward(step);
+    // The collective ends when the last rank has joined and the transfer is done.
+    ends.push_back(*std::max_element(ready.begin(), ready.end()) +
+                   collective.Between(all_reduce.min_ns, all_reduce.max_ns));
+    for (size_t r = 0; r < generators.size(); ++r) generators[r]->AllReduceAndOptimize(step, ready[r], ends.back());
+  }
+  return ends;
+}
+
+base::Status GenerateSyntheticRank(const SyntheticTraceOptions& rank, std::span<const TimeNs> collective_ends,
+                                   records::RecordSink& sink) {
+  if (rank.layers == 0) return base::InvalidArgumentError("the synthetic model needs at least one layer");
+  Generator generator(rank, sink);
+  generator.EmitDescription();
+  for (uint64_t step = 0; step < collective_ends.size() && generator.WantsStep(); ++step) {
+    const TimeNs ready = generator.ForwardAndBackward(step);
+    generator.AllReduceAndOptimize(step, ready, collective_ends[step]);
+  }
+  generator.Finish();
+  return base::OkStatus();
 }
 
 }  // namespace ampprof::synthetic

@@ -25,9 +25,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
+#include <vector>
 
 #include "collectors/records/record_sink.h"
 #include "src/base/status.h"
+#include "src/base/time.h"
 
 namespace ampprof::synthetic {
 
@@ -50,9 +53,33 @@ struct SyntheticTraceOptions {
   // there. Kernels are delivered in batches, as CUPTI hands them over, so up to a batch per stream
   // is still held back when it is called; the loop delivers them when it ends.
   std::function<bool(uint64_t step)> after_step{};
+
+  // One rank of a data-parallel job (GenerateSyntheticJob sets these): the process states its rank and
+  // world size, and every step ends its backward pass with a gradient all-reduce that all ranks join.
+  int32_t rank = -1;
+  int32_t world_size = 0;
+  // This rank's GPU kernels take `compute_scale` times as long (a slower GPU, more data), and its host
+  // work between launches `host_scale` times as long (a busier host, a slower data loader).
+  double compute_scale = 1.0;
+  double host_scale = 1.0;
 };
 
 base::Status GenerateSyntheticTrace(const SyntheticTraceOptions& options, records::RecordSink& sink);
+
+// A synchronous data-parallel job: rank i runs the loop with ranks[i], all in lockstep on one clock.
+// Each step's all-reduce starts on each rank when its gradients are ready and ends on all ranks
+// together, when the last rank has joined (a collective kernel ends only when every rank has joined),
+// and the optimizer waits for it; so a slow rank shows as its peers' longer all-reduce kernels, as in a
+// real job. Two passes, so that a thousand ranks need not be open at once: SyntheticCollectiveEnds
+// runs every rank without keeping a record and returns each step's all-reduce end; then
+// GenerateSyntheticRank writes one rank at a time with them. The ranks must run the same loop
+// (kernels, layers, precision).
+//
+//   ASSIGN_OR_RETURN(std::vector<base::TimeNs> ends, SyntheticCollectiveEnds(ranks));
+//   for (size_t r = 0; r < ranks.size(); ++r) RETURN_IF_ERROR(GenerateSyntheticRank(ranks[r], ends, writer_r));
+base::StatusOr<std::vector<base::TimeNs>> SyntheticCollectiveEnds(std::span<const SyntheticTraceOptions> ranks);
+base::Status GenerateSyntheticRank(const SyntheticTraceOptions& rank, std::span<const base::TimeNs> collective_ends,
+                                   records::RecordSink& sink);
 
 }  // namespace ampprof::synthetic
 

@@ -21,12 +21,15 @@
 #include <ostream>
 #include <span>
 
+#include "analyzers/ranks/job_report.h"
 #include "analyzers/report/report.h"
 
 namespace ampprof::reports {
 
 struct HtmlOptions {
   size_t max_timeline_items = 8000;  // over all timelines of the page
+  // Several ranks of one job: the cross-rank report first (job_html.h), then the reports given.
+  const analyzers::JobReport* job = nullptr;
 };
 
 inline constexpr size_t kMaxNameLength = 512;

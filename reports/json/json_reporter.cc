@@ -9,6 +9,7 @@
 #include "analyzers/report/verdict.h"
 #include "analyzers/report/workload_outcome.h"
 #include "reports/common/statement_text.h"
+#include "reports/json/job_json.h"
 #include "reports/json/json_writer.h"
 
 namespace ampprof::reports {
@@ -357,6 +358,18 @@ void RenderJson(std::span<const Report> reports, std::ostream& out, const JsonOp
   JsonWriter json(out);
   json.BeginObject().Field("schema_version", kJsonSchemaVersion);
   if (!options.generator.empty()) json.Field("generator", options.generator);
+  json.Key("reports").BeginArray();
+  for (const Report& report : reports) WriteReport(json, report);
+  json.EndArray().EndObject();
+}
+
+void RenderJson(const analyzers::JobReport& job, std::span<const Report> reports, std::ostream& out,
+                const JsonOptions& options) {
+  JsonWriter json(out);
+  json.BeginObject().Field("schema_version", kJsonSchemaVersion);
+  if (!options.generator.empty()) json.Field("generator", options.generator);
+  json.Key("job");
+  WriteJob(json, job);
   json.Key("reports").BeginArray();
   for (const Report& report : reports) WriteReport(json, report);
   json.EndArray().EndObject();

@@ -13,6 +13,7 @@
 #include <span>
 #include <string>
 
+#include "analyzers/ranks/job_report.h"
 #include "analyzers/report/report.h"
 
 namespace ampprof::reports {
@@ -26,6 +27,11 @@ struct JsonOptions {
 };
 
 void RenderJson(std::span<const analyzers::Report> reports, std::ostream& out, const JsonOptions& options);
+
+// Several ranks of one job: the cross-rank report under "job" (job_json.h), then the per-rank reports
+// asked for (none by default) under "reports".
+void RenderJson(const analyzers::JobReport& job, std::span<const analyzers::Report> reports, std::ostream& out,
+                const JsonOptions& options);
 
 }  // namespace ampprof::reports
 

@@ -7,41 +7,12 @@
 #include <fmt/ostream.h>
 
 #include "src/base/check.h"
+#include "src/base/utf8.h"
 
 namespace ampprof::reports {
 namespace {
 
 constexpr std::string_view kReplacementCharacter = "\xEF\xBF\xBD";  // U+FFFD in UTF-8
-
-// Length of the well-formed UTF-8 sequence at the start of `text`, or 0 when it is not one
-// (overlong forms, surrogates and code points past U+10FFFF included), after RFC 3629's table.
-size_t Utf8SequenceLength(std::string_view text) {
-  const auto byte = [&](size_t i) { return static_cast<unsigned char>(text[i]); };
-  const unsigned char lead = byte(0);
-  size_t length = 0;
-  unsigned char low = 0x80;
-  unsigned char high = 0xBF;
-  if (lead < 0x80) return 1;
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    length = 2;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    length = 3;
-    if (lead == 0xE0) low = 0xA0;
-    if (lead == 0xED) high = 0x9F;
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    length = 4;
-    if (lead == 0xF0) low = 0x90;
-    if (lead == 0xF4) high = 0x8F;
-  } else {
-    return 0;
-  }
-  if (text.size() < length) return 0;
-  if (byte(1) < low || byte(1) > high) return 0;
-  for (size_t i = 2; i < length; ++i) {
-    if (byte(i) < 0x80 || byte(i) > 0xBF) return 0;
-  }
-  return length;
-}
 
 }  // namespace
 
@@ -111,7 +82,7 @@ void JsonWriter::WriteEscaped(std::string_view text) {
     const char c = text[i];
     const auto byte = static_cast<unsigned char>(c);
     if (byte >= 0x80) {
-      const size_t length = Utf8SequenceLength(text.substr(i));
+      const size_t length = base::Utf8SequenceLength(text.substr(i));
       if (length == 0) {
         escaped += kReplacementCharacter;
         ++i;

@@ -11,6 +11,7 @@
 #include "analyzers/report/verdict.h"
 #include "analyzers/report/workload_outcome.h"
 #include "reports/common/statement_text.h"
+#include "reports/markdown/markdown_escape.h"
 #include "src/base/format.h"
 #include "src/base/terminal_text.h"
 #include "src/base/time.h"
@@ -20,30 +21,6 @@ namespace {
 
 using analyzers::Report;
 using base::FormatDuration;
-
-// Line breaks as spaces, then every other control character escaped (base/terminal_text.h): the
-// summary is read on a terminal too (`>> $GITHUB_STEP_SUMMARY`, a pager).
-std::string Printable(std::string_view text) {
-  std::string flat(text);
-  for (char& c : flat) {
-    if (c == '\n' || c == '\r') c = ' ';
-  }
-  return base::EscapeControlCharacters(flat);
-}
-
-// Text from a trace (kernel names, paths, evidence) as literal Markdown: line breaks become spaces,
-// control characters visible escapes, characters that would start markup are backslash-escaped, '|'
-// so that it stays in its table cell.
-std::string Escape(std::string_view raw) {
-  const std::string text = Printable(raw);
-  std::string escaped;
-  escaped.reserve(text.size());
-  for (const char c : text) {
-    if (std::string_view("\\`*_[]<>|#").find(c) != std::string_view::npos) escaped += '\\';
-    escaped += c;
-  }
-  return escaped;
-}
 
 // A kernel name cut in the middle past a few lines' worth: template instantiations run to tens of KiB,
 // and a pull-request comment is limited to 64 KiB in all.
@@ -57,7 +34,7 @@ std::string Abridged(std::string_view name) {
 std::string Code(std::string_view text) {
   const std::string fence = text.find('`') == std::string_view::npos ? "`" : "`` ";
   const std::string close = fence == "`" ? "`" : " ``";
-  const std::string flat = Printable(text);
+  const std::string flat = MarkdownPrintable(text);
   // In a table cell a '|' ends the cell even inside a code span (GFM): escape it there too.
   std::string cell;
   for (const char c : flat) {
@@ -70,23 +47,23 @@ std::string Code(std::string_view text) {
 std::string Context(const Report& report) {
   std::vector<std::string> parts;
   for (const analyzers::ReportInput& input : report.inputs) {
-    parts.push_back(fmt::format("{} ({})", Code(input.path), Escape(input.format)));
+    parts.push_back(fmt::format("{} ({})", Code(input.path), MarkdownEscape(input.format)));
   }
-  if (!report.summary.workload.empty()) parts.push_back(Escape(report.summary.workload));
+  if (!report.summary.workload.empty()) parts.push_back(MarkdownEscape(report.summary.workload));
   for (const analyzers::DeviceSummary& device : report.summary.devices) {
     if (device.kernels == 0) continue;
     std::string gpu = fmt::format("GPU {}", device.device_id);
-    if (!device.name.empty()) gpu += fmt::format(": {}", Escape(device.name));
+    if (!device.name.empty()) gpu += fmt::format(": {}", MarkdownEscape(device.name));
     if (device.account) gpu += fmt::format(", busy {}", base::FormatPercent(device.account->busy_fraction));
     parts.push_back(gpu);
   }
   const analyzers::TraceSummary& s = report.summary;
   if (s.steps > 0 && s.median_step_ns > 0) {
-    parts.push_back(fmt::format("{} steps from {}, median {}", s.steps, Escape(s.step_source),
+    parts.push_back(fmt::format("{} steps from {}, median {}", s.steps, MarkdownEscape(s.step_source),
                                 FormatDuration(s.median_step_ns)));
   } else if (s.steps > 0) {
     parts.push_back(fmt::format("{} steps from {}: too few for a loop, the whole run analysed", s.steps,
-                                Escape(s.step_source)));
+                                MarkdownEscape(s.step_source)));
   }
   const auto stats = report.stats.NonZero();
   if (stats.empty()) {
@@ -108,18 +85,18 @@ void RenderFindings(const Report& report, std::ostream& out) {
   fmt::print(out, "| severity | finding | what ampprof measured | saves | fix |\n|---|---|---|---|---|\n");
   for (const analyzers::Finding& finding : report.findings) {
     fmt::print(out, "| {} | {} | {} | {} | {} |\n", analyzers::SeverityName(finding.severity), Code(finding.id),
-               Escape(RenderStatement(finding.verdict)),
-               finding.saving.none() ? "-" : Escape(DescribeSaving(finding.saving, per_step)),
-               finding.fix.empty() ? Code("ampprof explain " + finding.id) : Escape(finding.fix));
+               MarkdownEscape(RenderStatement(finding.verdict)),
+               finding.saving.none() ? "-" : MarkdownEscape(DescribeSaving(finding.saving, per_step)),
+               finding.fix.empty() ? Code("ampprof explain " + finding.id) : MarkdownEscape(finding.fix));
   }
   fmt::print(out, "\n<details><summary>Evidence</summary>\n\n");
   for (const analyzers::Finding& finding : report.findings) {
     fmt::print(out, "{}\n\n", Code(finding.id));
     for (const analyzers::Evidence& evidence : finding.evidence) {
-      fmt::print(out, "- {}: {}\n", Escape(evidence.label), Escape(RenderStatement(evidence.value)));
+      fmt::print(out, "- {}: {}\n", MarkdownEscape(evidence.label), MarkdownEscape(RenderStatement(evidence.value)));
     }
     for (const std::string& example : finding.examples) fmt::print(out, "- e.g. {}\n", Code(Abridged(example)));
-    if (!finding.saving.none()) fmt::print(out, "- the saving: {}\n", Escape(finding.saving.basis));
+    if (!finding.saving.none()) fmt::print(out, "- the saving: {}\n", MarkdownEscape(finding.saving.basis));
     if (!finding.fix_code.empty()) fmt::print(out, "\n```python\n{}\n```\n\n", finding.fix_code);
     fmt::print(out, "- how to fix it: {}\n\n", Code("ampprof explain " + finding.id));
   }
@@ -144,7 +121,7 @@ void RenderComparison(const Report& report, std::ostream& out) {
     fmt::print(out, ", speed-up **{:.2f}x**", c.speedup);
   }
   fmt::print(out, ".\n\n");
-  for (const analyzers::Statement& note : c.notes) fmt::print(out, "> {}\n>\n", Escape(RenderStatement(note)));
+  for (const analyzers::Statement& note : c.notes) fmt::print(out, "> {}\n>\n", MarkdownEscape(RenderStatement(note)));
   if (!c.notes.empty()) fmt::print(out, "\n");
   if (c.rows.empty()) return;
   fmt::print(out, "| {} | FP32 | AMP | change | explained by |\n|---|---:|---:|---:|---|\n",
@@ -154,7 +131,7 @@ void RenderComparison(const Report& report, std::ostream& out) {
   for (size_t i = 0; i < rows; ++i) {
     const analyzers::ComparisonRow& row = c.rows[i];
     const base::DurationNs change = row.change_ns();
-    fmt::print(out, "| {} | {} | {} | {}{} | {} |\n", Escape(row.label), value(row.baseline_ns),
+    fmt::print(out, "| {} | {} | {} | {}{} | {} |\n", MarkdownEscape(row.label), value(row.baseline_ns),
                value(row.candidate_ns), change > 0 ? "+" : "", FormatDuration(change),
                row.explained_by.empty() ? "" : Code(row.explained_by));
   }
@@ -163,8 +140,8 @@ void RenderComparison(const Report& report, std::ostream& out) {
 }
 
 void RenderReport(const Report& report, std::ostream& out) {
-  fmt::print(out, "### ampprof: {}\n\n", Escape(report.label));
-  fmt::print(out, "**{}**\n\n", Escape(analyzers::JudgeReport(report).text));
+  fmt::print(out, "### ampprof: {}\n\n", MarkdownEscape(report.label));
+  fmt::print(out, "**{}**\n\n", MarkdownEscape(analyzers::JudgeReport(report).text));
   fmt::print(out, "{}\n\n", Context(report));
   if (report.workload_outcome) {
     fmt::print(out, "The workload {}{}.\n\n", report.workload_outcome->signal != 0 ? "was " : "",

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include "reports/html/html_reporter.h"
+#include "reports/markdown/job_markdown.h"
+#include "reports/text/job_text.h"
 #include "reports/json/json_reporter.h"
 #include "reports/markdown/markdown_reporter.h"
 #include "reports/text/text_reporter.h"
@@ -14,6 +16,7 @@
 namespace ampprof::cli {
 namespace {
 
+using analyzers::JobReport;
 using analyzers::Report;
 
 const std::vector<ReportFormat>& Formats() {
@@ -21,18 +24,30 @@ const std::vector<ReportFormat>& Formats() {
       {"text", "for the terminal (the default)",
        [](std::span<const Report> reports, std::ostream& out, const ViewOptions& view) {
          reports::RenderText(reports, out, {.color = view.color, .verbose = view.verbose});
+       },
+       [](const JobReport& job, std::span<const Report> reports, std::ostream& out, const ViewOptions& view) {
+         reports::RenderJobText(job, reports, out, {.color = view.color, .verbose = view.verbose});
        }},
       {"json", "for scripts (docs/formats/report-json.md)",
        [](std::span<const Report> reports, std::ostream& out, const ViewOptions&) {
          reports::RenderJson(reports, out, {.generator = fmt::format("ampprof {}", AMPPROF_VERSION)});
+       },
+       [](const JobReport& job, std::span<const Report> reports, std::ostream& out, const ViewOptions&) {
+         reports::RenderJson(job, reports, out, {.generator = fmt::format("ampprof {}", AMPPROF_VERSION)});
        }},
       {"md", "a Markdown summary for a pull request or a CI job page",
        [](std::span<const Report> reports, std::ostream& out, const ViewOptions&) {
          reports::RenderMarkdown(reports, out);
+       },
+       [](const JobReport& job, std::span<const Report> reports, std::ostream& out, const ViewOptions&) {
+         reports::RenderJobMarkdown(job, reports, out);
        }},
       {"html", "one self-contained page for a browser, with the timeline (docs/html-report.md)",
        [](std::span<const Report> reports, std::ostream& out, const ViewOptions&) {
          reports::RenderHtml(reports, out, {});
+       },
+       [](const JobReport& job, std::span<const Report> reports, std::ostream& out, const ViewOptions&) {
+         reports::RenderHtml(reports, out, {.job = &job});
        }},
   };
   return kFormats;

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analyzers/ranks/job_report.h"
 #include "analyzers/report/report.h"
 
 namespace ampprof::cli {
@@ -28,6 +29,10 @@ struct ReportFormat {
   std::string_view name;         // the --format value
   std::string_view description;  // for --help
   std::function<void(std::span<const analyzers::Report>, std::ostream&, const ViewOptions&)> render;
+  // Several ranks of one job: the cross-rank report, then the per-rank reports asked for (maybe none).
+  std::function<void(const analyzers::JobReport&, std::span<const analyzers::Report>, std::ostream&,
+                     const ViewOptions&)>
+      render_job;
 };
 
 std::span<const ReportFormat> ReportFormats();

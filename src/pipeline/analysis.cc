@@ -54,18 +54,6 @@ TraceIdentity IdentifyTrace(const model::TraceModel& model, const std::string& p
 // Ranks in order; traces without a rank after them, in the order given.
 int32_t SortKey(int32_t rank) { return rank < 0 ? INT32_MAX : rank; }
 
-analyzers::RunIdentity IdentityOf(const LoadedTrace& trace) {
-  const TraceIdentity identity = IdentifyTrace(trace.model, trace.input.path);
-  analyzers::RunIdentity run;
-  run.trace = trace.input.path;
-  run.label = identity.label;
-  run.rank = identity.rank;
-  for (const model::Process& process : trace.model.processes()) {
-    if (process.world_size > 0) run.world_size = process.world_size;
-  }
-  run.data_loss = trace.model.stats().HasDataLoss();
-  return run;
-}
 
 // Progress in units of the job: two per trace (read and build; analyse), baseline traces first.
 class JobProgress {
@@ -99,7 +87,7 @@ base::StatusOr<std::vector<analyzers::BaselineRun>> ProfileBaseline(const TraceI
     }
     progress.Start("profiling the baseline", file.name);
     const analyzers::AnalysisInput input(trace->model);
-    runs.push_back(analyzers::ReduceBaseline(input, IdentityOf(*trace)));
+    runs.push_back(analyzers::ReduceBaseline(input, IdentifyRun(*trace)));
   }
   std::stable_sort(runs.begin(), runs.end(), [](const analyzers::BaselineRun& a, const analyzers::BaselineRun& b) {
     return SortKey(a.profile.identity.rank) < SortKey(b.profile.identity.rank);
@@ -170,9 +158,22 @@ base::StatusOr<LoadedTrace> LoadAndBuild(const TraceFile& file) {
   return LoadedTrace{std::move(model), {file.name, std::move(description)}, format};
 }
 
+analyzers::RunIdentity IdentifyRun(const LoadedTrace& trace) {
+  const TraceIdentity identity = IdentifyTrace(trace.model, trace.input.path);
+  analyzers::RunIdentity run;
+  run.trace = trace.input.path;
+  run.label = identity.label;
+  run.rank = identity.rank;
+  for (const model::Process& process : trace.model.processes()) {
+    if (process.world_size > 0) run.world_size = process.world_size;
+  }
+  run.data_loss = trace.model.stats().HasDataLoss();
+  return run;
+}
+
 analyzers::Report Analyze(const LoadedTrace& trace) {
   const analyzers::AnalysisInput input(trace.model);
-  return analyzers::AnalyzeTrace(input, IdentityOf(trace), {trace.input}).report;
+  return analyzers::AnalyzeTrace(input, IdentifyRun(trace), {trace.input}).report;
 }
 
 base::StatusOr<std::vector<analyzers::Report>> AnalyzeTraces(const std::vector<std::string>& paths,
@@ -206,7 +207,7 @@ base::StatusOr<std::vector<analyzers::Report>> AnalyzeTraces(const std::vector<s
     }
     progress.Start("analyzing", file.name);
     const analyzers::AnalysisInput input(trace->model);  // classes, steps and the account: once per trace
-    runs.push_back(analyzers::AnalyzeTrace(input, IdentityOf(*trace), {trace->input}));
+    runs.push_back(analyzers::AnalyzeTrace(input, IdentifyRun(*trace), {trace->input}));
   }
   std::stable_sort(runs.begin(), runs.end(), [](const analyzers::TraceAnalysis& a, const analyzers::TraceAnalysis& b) {
     return SortKey(a.report.rank) < SortKey(b.report.rank);

@@ -41,6 +41,9 @@ struct LoadedTrace {
 // Reads and builds one trace; a path converts to a TraceFile (its name in messages and reports).
 base::StatusOr<LoadedTrace> LoadAndBuild(const TraceFile& file);
 
+// Who the trace is: the rank it records, else the rank its file name states, else its process.
+analyzers::RunIdentity IdentifyRun(const LoadedTrace& trace);
+
 analyzers::Report Analyze(const LoadedTrace& trace);
 
 struct AnalyzeOptions {

@@ -105,8 +105,13 @@ execute_process(COMMAND "${SYNTH}" --kernels 500 --seed 2 --output "${WORK_DIR}/
 file(WRITE "${WORK_DIR}/ranks/README.txt" "not a trace")
 # The README is no trace: named on stderr at the default log level, and the ranks are analysed.
 set(readme_skipped "^ampprof: warning: skipping [^\n]*ranks/README.txt: not a trace ampprof can read")
-expect("a directory of ranks" EXIT 0 STDOUT "== rank 0 \\(from the file name\\) =+\n.*== rank 1 "
+# Two ranks of a job: one cross-rank report (docs/ranks.md); --per-rank adds each rank's own.
+expect("a directory of ranks" EXIT 0 STDOUT "^Cross-rank report\n  2 ranks; .*\nRanks \\(per step\\)\n.*\n  0 .*\n  1 "
        ONE_LINE_STDERR STDERR "${readme_skipped}" COMMAND "${AMPPROF}" analyze "${WORK_DIR}/ranks")
+expect("a directory of ranks, --per-rank" EXIT 0 STDOUT "^Cross-rank report\n.*== rank 0 \\(from the file name\\) =+\n.*== rank 1 "
+       ONE_LINE_STDERR STDERR "${readme_skipped}" COMMAND "${AMPPROF}" analyze "${WORK_DIR}/ranks" --per-rank)
+expect("--rank N of a job that has no rank N" EXIT 2 STDERR "--rank 7: no trace of that rank"
+       COMMAND "${AMPPROF}" analyze "${WORK_DIR}/ranks" --rank 7)
 expect("a directory without traces" EXIT 2 ONE_LINE_STDERR STDERR "no trace files in this directory"
        COMMAND "${AMPPROF}" analyze "${WORK_DIR}/nothing")
 expect("unwritable report: the reason" EXIT 2 ONE_LINE_STDERR
@@ -125,19 +130,20 @@ expect("analyze --format json" EXIT 0 EMPTY_STDERR
        STDOUT "^{\n  \"schema_version\": 2,\n  \"generator\": \"ampprof [0-9.]+\",\n  \"reports\": .\n.*\"id\": \"gpu.launch_bound\",\n *\"severity\": \"critical\".*\"saving_ns\": [0-9]+,\n *\"saving_fraction\": 0\\.[0-9]+"
        COMMAND "${AMPPROF}" analyze "${good}" --format json)
 expect("analyze --format json -o FILE" EXIT 0 ONE_LINE_STDERR STDERR "${readme_skipped}"
-       COMMAND "${AMPPROF}" analyze "${WORK_DIR}/ranks" "${good}" --format json -o "${WORK_DIR}/report.json")
+       COMMAND "${AMPPROF}" analyze "${WORK_DIR}/ranks" "${good}" --per-rank --format json -o "${WORK_DIR}/report.json")
 file(READ "${WORK_DIR}/report.json" json)
 string(JSON schema ERROR_VARIABLE json_error_message GET "${json}" schema_version)
 string(JSON report_count ERROR_VARIABLE json_error_message LENGTH "${json}" reports)
 string(JSON first_rank ERROR_VARIABLE json_error_message GET "${json}" reports 0 rank)
 string(JSON worst ERROR_VARIABLE json_error_message GET "${json}" reports 2 verdict worst_severity)
+string(JSON job_ranks ERROR_VARIABLE json_error_message GET "${json}" job ranks)
 if(NOT json_error_message STREQUAL "NOTFOUND" OR NOT schema EQUAL 2 OR NOT report_count EQUAL 3 OR NOT first_rank EQUAL 0
-   OR NOT worst STREQUAL "critical")
+   OR NOT worst STREQUAL "critical" OR NOT job_ranks EQUAL 2)
   message("FAIL: the JSON report does not read back: ${json_error_message}; ${report_count} reports, first rank "
           "${first_rank}, worst severity ${worst}")
   math(EXPR failures "${failures} + 1")
 else()
-  message("ok:   the JSON report reads back (3 reports, ranks first, worst severity critical)")
+  message("ok:   the JSON report reads back (the job of 2 ranks, 3 reports, ranks first, worst severity critical)")
 endif()
 expect("analyze --format md" EXIT 0 EMPTY_STDERR
        STDOUT "^### ampprof: pid 4242\n\n\\*\\*2 findings \\(1 critical, 1 info\\): start with gpu.launch\\\\_bound.*\n\\| severity \\| finding \\| what ampprof measured \\| saves \\| fix \\|\n"
@@ -350,9 +356,9 @@ execute_process(COMMAND mkfifo "${mixed}/z.fifo")
 file(WRITE "${mixed}/report.html" "<!DOCTYPE html>")
 set(skip "ampprof: warning: skipping [^\n]*mixed/")
 expect("a directory skips what it cannot read, says why, and goes on" EXIT 0
-       STDOUT "^== rank 0 [^\n]*\ntrace +[^\n]*a_rank0\\.ampt\n.*\n== rank [^\n]*\ntrace +[^\n]*b_rank1\\.json\n"
+       STDOUT "^Cross-rank report\n.*\n== rank 0 [^\n]*\ntrace +[^\n]*a_rank0\\.ampt\n.*\n== rank [^\n]*\ntrace +[^\n]*b_rank1\\.json\n"
        STDERR "^${skip}broken\\.ampt: a broken symbolic link \\(what it points to does not exist\\)\n${skip}empty\\.json: file is empty\n${skip}loop-a: a loop of symbolic links\n${skip}loop-b: a loop of symbolic links\n${skip}subdirectory: a directory \\(not searched\\)\n${skip}z\\.fifo: a named pipe \\(FIFO\\), not a trace file\n${skip}config\\.json: JSON, but not a PyTorch profiler trace \\(no traceEvents\\)\n$"
-       COMMAND "${AMPPROF}" analyze "${mixed}")
+       COMMAND "${AMPPROF}" analyze "${mixed}" --per-rank)
 file(MAKE_DIRECTORY "${io}/configs")
 file(WRITE "${io}/configs/config.json" "{\"learning_rate\": 0.1}\n")
 expect("a directory with nothing readable" EXIT 2
