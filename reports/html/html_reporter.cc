@@ -15,6 +15,7 @@
 #include "reports/html/html_assets.h"
 #include "reports/html/html_escape.h"
 #include "reports/html/markdown_html.h"
+#include "reports/html/page_title.h"
 #include "reports/html/palette.h"
 #include "reports/html/timeline_svg.h"
 #include "src/base/format.h"
@@ -453,8 +454,7 @@ void RenderHtml(std::span<const Report> reports, std::ostream& out, const HtmlOp
   const size_t per_timeline =
       std::max<size_t>(1, options.max_timeline_items / std::max<size_t>(1, timelines));
 
-  const std::string title = reports.size() == 1 ? "ampprof: " + reports.front().label
-                                                : fmt::format("ampprof: {} traces", reports.size());
+  const std::string title = PageTitle(reports);
   out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
          "<meta name=\"generator\" content=\"ampprof\">\n";

@@ -255,6 +255,12 @@ if(NOT html MATCHES "^<!DOCTYPE html>.*id=\"r0-timeline-amp\".*</html>\n$")
   message("FAIL: analyze --format html -o wrote no complete page")
   math(EXPR failures "${failures} + 1")
 endif()
+if(NOT html MATCHES "<title>ampprof: synthetic AMP training loop: 8 linear layers, autocast FP16\\.\\.\\.</title>")
+  message("FAIL: the HTML page is not titled by its workload")
+  math(EXPR failures "${failures} + 1")
+else()
+  message("ok:   the HTML page is titled by its workload")
+endif()
 expect("unwritable HTML report" EXIT 2 ONE_LINE_STDERR STDERR "no/such/dir/report.html: cannot write: No such file or directory"
        COMMAND "${AMPPROF}" analyze "${good}" --html "${WORK_DIR}/no/such/dir/report.html")
 expect("missing baseline" EXIT 2 ONE_LINE_STDERR STDERR "ampprof analyze: baseline .*missing.ampt: no such file"
@@ -522,6 +528,8 @@ if(NOT nvtxt MATCHES "\nSetFileDisplayName, ampprof\n@RangeStartEnd, Start, End,
   message("FAIL: the NVTXT export has no header or no step ranges:\n${nvtxt}")
   math(EXPR failures "${failures} + 1")
 endif()
+expect("export counts one finding in the singular" EXIT 0 EMPTY_STDERR STDOUT "^wrote [^\n]*: [0-9]+ training steps and 1 finding as NVTX ranges\n"
+       COMMAND "${AMPPROF}" export "${fp32}" --format nvtxt -o "${WORK_DIR}/fp32.nvtxt")
 expect("export an unreadable trace" EXIT 2 ONE_LINE_STDERR STDERR "^ampprof export: .*empty\\.ampt"
        COMMAND "${AMPPROF}" export "${WORK_DIR}/empty.ampt" --format chrome -o "${WORK_DIR}/never.json")
 if(EXISTS "${WORK_DIR}/never.json")
