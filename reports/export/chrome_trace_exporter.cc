@@ -154,7 +154,19 @@ class ChromeTraceExporter {
       writer_.ThreadName({thread.pid, thread.tid},
                          name.empty() ? fmt::format("thread {}", thread.tid) : std::string(name));
     }
+    // A GPU or stream is listed only when something ran on it: Perfetto draws an empty track for
+    // every name it is given, and a trace may list every device of the machine.
+    std::vector<bool> device_used(model_.devices().size(), false);
+    std::vector<bool> stream_used(model_.streams().size(), false);
+    const auto mark_used = [&](model::StreamRow stream) {
+      stream_used[stream.value] = true;
+      device_used[model_.stream(stream).device.value] = true;
+    };
+    for (const model::StreamRow stream : model_.kernels().stream.values()) mark_used(stream);
+    for (const model::StreamRow stream : model_.memcpys().stream.values()) mark_used(stream);
+    for (const model::StreamRow stream : model_.memsets().stream.values()) mark_used(stream);
     for (size_t row = 0; row < model_.devices().size(); ++row) {
+      if (!device_used[row]) continue;
       const model::Device& device = model_.devices()[row];
       const uint32_t pid = kChromeFirstGpuPid + static_cast<uint32_t>(row);
       std::string name = fmt::format("GPU {}", device.device_id);
@@ -163,7 +175,9 @@ class ChromeTraceExporter {
       writer_.ProcessName(pid, name);
       writer_.ProcessSortIndex(pid, order++);
     }
-    for (const model::Stream& stream : model_.streams()) {
+    for (size_t row = 0; row < model_.streams().size(); ++row) {
+      if (!stream_used[row]) continue;
+      const model::Stream& stream = model_.streams()[row];
       const ChromeTrack track{kChromeFirstGpuPid + stream.device.value, stream.stream_id};
       writer_.ThreadName(track, fmt::format("stream {}", stream.stream_id));
       writer_.ThreadSortIndex(track, stream.stream_id);

@@ -16,6 +16,7 @@
 #include "reports/html/html_escape.h"
 #include "reports/html/job_html.h"
 #include "reports/html/markdown_html.h"
+#include "reports/html/page_title.h"
 #include "reports/html/palette.h"
 #include "reports/html/timeline_svg.h"
 #include "src/base/format.h"
@@ -454,9 +455,9 @@ void RenderHtml(std::span<const Report> reports, std::ostream& out, const HtmlOp
   const size_t per_timeline =
       std::max<size_t>(1, options.max_timeline_items / std::max<size_t>(1, timelines));
 
-  const std::string title = options.job != nullptr ? fmt::format("ampprof: {} ranks", options.job->ranks)
-                            : reports.size() == 1  ? "ampprof: " + reports.front().label
-                                                   : fmt::format("ampprof: {} traces", reports.size());
+  // A job's page is about all its ranks, whichever of them are detailed below it.
+  const std::string title =
+      options.job != nullptr ? fmt::format("ampprof: {} ranks", options.job->ranks) : PageTitle(reports);
   out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
          "<meta name=\"generator\" content=\"ampprof\">\n";

@@ -7,55 +7,63 @@
 namespace ampprof::reports {
 namespace {
 
-constexpr std::string_view kUnknownColor = "#b0b0b0";
+constexpr std::string_view kUnknownColor = "#d2b4c3";
 
 bool Contains(std::string_view text, std::string_view part) {
   return text.find(part) != std::string_view::npos;
 }
 
-// GEMMs, convolutions and attention by the unit the label names.
-std::string_view MatrixColor(std::string_view label, std::string_view tensor, std::string_view tf32,
-                             std::string_view cuda) {
-  if (Contains(label, "(TF32)")) return tf32;
-  if (Contains(label, "on Tensor Cores")) return tensor;
-  if (Contains(label, "on CUDA cores")) return cuda;
-  if (Contains(label, "helpers")) return "#9ab59e";
-  return "#7f8c8d";  // unit unknown
+// A matrix category's colours by the unit the label names.
+struct MatrixColors {
+  std::string_view tensor, tf32, cuda, helpers, unit_unknown;
+};
+
+std::string_view MatrixColor(std::string_view label, const MatrixColors& colors) {
+  if (Contains(label, "(TF32)")) return colors.tf32;
+  if (Contains(label, "on Tensor Cores")) return colors.tensor;
+  if (Contains(label, "on CUDA cores")) return colors.cuda;
+  if (Contains(label, "helpers")) return colors.helpers;
+  return colors.unit_unknown;
 }
 
 }  // namespace
 
+// Chosen so that no two of these (and the idle causes) are closer than CIEDE2000 13 in normal vision
+// and 7.9 as deuteranopes and protanopes see them (Machado et al. 2009's simulation), keeping the
+// meanings that matter most: Tensor-Core GEMMs green, GEMMs on CUDA cores red. palette_test.cc checks it.
 std::string_view CategoryColor(std::string_view label) {
-  if (label.starts_with("GEMM")) return MatrixColor(label, "#1a9850", "#a6d96a", "#d73027");
-  if (label.starts_with("convolution")) return MatrixColor(label, "#35978f", "#c7eae5", "#f46d43");
-  if (label.starts_with("attention")) return "#006837";
-  if (label == "elementwise") return "#4575b4";
-  if (label == "reduction") return "#74add1";
-  if (label == "layout transform") return "#8c510a";
+  if (label.starts_with("GEMM")) return MatrixColor(label, {"#1a9850", "#d2f000", "#d73027", "#9ab59e", "#e100c3"});
+  if (label.starts_with("convolution")) {
+    return MatrixColor(label, {"#35978f", "#c7eae5", "#a58778", "#5affc3", "#4b4b4b"});
+  }
+  if (label.starts_with("attention")) return "#1e694b";
+  if (label == "elementwise") return "#4b6969";
+  if (label == "reduction") return "#4b5aff";
+  if (label == "layout transform") return "#872d2d";
   if (label == "cast") return "#762a83";
-  if (label == "optimizer") return "#bf812d";
+  if (label == "optimizer") return "#f05a00";
   if (label == "GradScaler") return "#de77ae";
-  if (label == "communication") return "#542788";
-  if (label == "normalization") return "#fdb863";
-  if (label == "copy") return "#92c5de";
-  if (label == "other") return "#9e9ac8";
+  if (label == "communication") return "#0000f0";
+  if (label == "normalization") return "#b4a578";
+  if (label == "copy") return "#3cb4d2";
+  if (label == "other") return "#786987";
   return kUnknownColor;
 }
 
 std::string_view IdleColor(analyzers::GapCause cause) {
   switch (cause) {
     case analyzers::GapCause::kHostLaunch:
-      return "#fdae61";
+      return "#f0a53c";
     case analyzers::GapCause::kHostSync:
-      return "#e31a1c";
+      return "#c31e69";
     case analyzers::GapCause::kHostOther:
       return "#fee08b";
     case analyzers::GapCause::kQueued:
-      return "#c6dbef";
+      return "#e1e1ff";
     case analyzers::GapCause::kAutotuning:
-      return "#bcbddc";
+      return "#b478ff";
     case analyzers::GapCause::kUnattributed:
-      return "#d9d9d9";
+      return "#b4b4ff";
   }
   return kUnknownColor;
 }
@@ -64,7 +72,7 @@ std::string_view ComparisonRowColor(std::string_view row_label) {
   for (analyzers::GapCause cause : analyzers::kAllGapCauses) {
     if (row_label == "idle: " + std::string(analyzers::GapCauseName(cause))) return IdleColor(cause);
   }
-  if (row_label == "exposed communication") return CategoryColor("NCCL");
+  if (row_label == "exposed communication") return CategoryColor("communication");
   if (row_label == "copies and memsets only") return CategoryColor("copy");
   return CategoryColor(row_label);
 }

@@ -3,9 +3,9 @@
 
 // The colours of the HTML report, one per kernel category label (summary.h's CategoryLabel) and per
 // idle cause, so that a category has the same colour in the timeline, the stacked bars and the
-// tables. Tensor-Core math is green, FP32 math on CUDA cores red/orange (what AMP should have
-// removed), TF32 in between; AMP's own overheads (casts, GradScaler, layout conversions) in purples
-// and browns; idle time in warm shades by cause.
+// tables. Tensor-Core GEMMs are green and GEMMs on CUDA cores red (what AMP should have removed);
+// every two categories and idle causes stay apart also for colour-blind readers (palette_test.cc
+// checks the CIEDE2000 distances in normal vision and with deuteranopia and protanopia simulated).
 
 #include <string_view>
 

@@ -1,5 +1,7 @@
 #include "reports/text/text_layout.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
@@ -33,6 +35,46 @@ std::string Shorten(std::string_view text, size_t width) {
   const size_t head = width - 3 - tail;
   return fmt::format("{}...{}", shown.substr(0, HeadEnd(shown, head)),
                      shown.substr(TailStart(shown, shown.size() - tail)));
+}
+
+std::string ShortenPath(std::string_view path, size_t width) {
+  const std::string printable = base::EscapeControlCharacters(path);
+  if (printable.size() <= width) return printable;
+  const std::string_view shown(printable);
+  constexpr std::string_view kElided = ".../";
+  const size_t name_start = shown.rfind('/') == std::string_view::npos ? 0 : shown.rfind('/') + 1;
+  if (shown.size() - name_start + kElided.size() > width) return Shorten(shown.substr(name_start), width);
+  // Add directories from the end while they fit.
+  size_t keep_from = name_start;
+  while (keep_from > 1) {
+    const size_t previous = shown.rfind('/', keep_from - 2);
+    const size_t start = previous == std::string_view::npos ? 0 : previous + 1;
+    if (shown.size() - start + kElided.size() > width) break;
+    keep_from = start;
+  }
+  return fmt::format("{}{}", kElided, shown.substr(keep_from));
+}
+
+std::vector<std::string> BreakLongWord(std::string_view word, size_t width) {
+  std::vector<std::string> lines;
+  width = std::max<size_t>(width, 8);
+  while (word.size() > width) {
+    size_t end = width;
+    for (size_t at = width; at > width * 2 / 3; --at) {
+      if (std::string_view("_, <(:").find(word[at - 1]) != std::string_view::npos) {
+        end = at;
+        break;
+      }
+    }
+    end = HeadEnd(word, end);
+    if (end == 0) end = TailStart(word, 1);  // a character wider than the line: never split it
+    // A space the line breaks at is the break itself: neither a trailing nor a leading blank.
+    const bool at_space = word[end - 1] == ' ';
+    lines.emplace_back(word.substr(0, at_space ? end - 1 : end));
+    word.remove_prefix(end);
+  }
+  if (!word.empty() || lines.empty()) lines.emplace_back(word);
+  return lines;
 }
 
 std::vector<std::string> Wrap(std::string_view text, size_t width) {

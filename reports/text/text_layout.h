@@ -22,6 +22,17 @@ namespace ampprof::reports {
 // joined by "..."; never cuts a UTF-8 character in two.
 std::string Shorten(std::string_view text, size_t width);
 
+// A path within `width`: the file name whole, and as many of the directories above it as fit, the
+// others replaced by ".../" ("/home/me/runs/h100-autotuned-k400/trace.ampt" ->
+// ".../h100-autotuned-k400/trace.ampt"): the end of a path is what tells two traces apart. A file name
+// wider than `width` alone is shortened like Shorten.
+std::string ShortenPath(std::string_view path, size_t width);
+
+// One long word (a kernel name) in lines of at most `width` characters, with nothing left out but the
+// spaces it breaks at: each line ends after a separator ("_", ",", "<", "(", ":") or at a space when
+// there is one in its last third, and never inside a UTF-8 character.
+std::vector<std::string> BreakLongWord(std::string_view word, size_t width);
+
 // `text`, its control characters escaped, in lines of at most `width` characters, broken at spaces;
 // a word longer than a line is shortened in the middle (paths, kernel names), so that no line is
 // wider than `width`.

@@ -15,6 +15,7 @@
 #include "reports/text/text_style.h"
 #include "reports/text/text_tables.h"
 #include "src/base/format.h"
+#include "src/base/terminal_text.h"
 #include "src/base/time.h"
 
 namespace ampprof::reports {
@@ -85,7 +86,7 @@ std::string DataQualityLine(const base::Stats& stats) {
 // What was traced: the inputs, the workload, the rank, each GPU, the steps and the data quality.
 void RenderHeader(const Report& report, std::ostream& out, size_t width) {
   for (const analyzers::ReportInput& input : report.inputs) {
-    fmt::print(out, "trace     {}\n", Shorten(input.path, width - 10));
+    fmt::print(out, "trace     {}\n", ShortenPath(input.path, width - 10));
     fmt::print(out, "format    {}\n", input.format);
   }
   const analyzers::TraceSummary& summary = report.summary;
@@ -170,8 +171,10 @@ void RenderFindings(const Report& report, std::ostream& out, const TextStyle& st
       PrintWrapped(out, "      ", "        ", fmt::format("{}: {}", evidence.label, RenderStatement(evidence.value)),
                    width);
     }
-    for (const std::string& example : finding.examples) {
-      fmt::print(out, "      e.g. {}\n", Shorten(DisplayKernelName(example), width - 11));
+    for (const std::string& example : finding.examples) {  // whole: its middle may be what tells it apart
+      const std::vector<std::string> lines =
+          BreakLongWord(base::EscapeControlCharacters(DisplayKernelName(example)), width - 11);
+      for (size_t i = 0; i < lines.size(); ++i) fmt::print(out, "      {}{}\n", i == 0 ? "e.g. " : "     ", lines[i]);
     }
     PrintWrapped(out, "      fix: ", "           ",
                  finding.fix.empty() ? fmt::format("ampprof explain {}", finding.id)
@@ -191,7 +194,7 @@ std::string SignedDuration(base::DurationNs change) {
 // One side of the comparison: the trace (and who it is) on one line, how its steps were timed on the next.
 void RenderRun(std::ostream& out, std::string_view name, const analyzers::ComparedRun& run,
                analyzers::CompareBasis basis, size_t width) {
-  std::string who = Shorten(run.trace, width - 12 - (run.label.empty() ? 0 : run.label.size() + 3));
+  std::string who = ShortenPath(run.trace, width - 12 - (run.label.empty() ? 0 : run.label.size() + 3));
   if (!run.label.empty()) who += fmt::format(" ({})", run.label);
   RenderField(out, name, who, width);
   std::string timing;

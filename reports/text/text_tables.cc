@@ -117,8 +117,9 @@ void RenderTopKernels(const Report& report, std::ostream& out, const TextStyle& 
                                             FormatDuration(kernel.total_ns), FormatCount(static_cast<int64_t>(kernel.count)));
     fmt::print(out, "{}{}\n", numbers, own_line ? "" : "  " + std::string(name));
     if (own_line) {
+      // Nested template arguments collapsed, the rest whole over as many lines as it takes.
       const std::string collapsed = name.size() > width - 4 ? CollapseNestedArguments(name) : std::string(name);
-      fmt::print(out, "    {}\n", Shorten(collapsed, width - 4));
+      for (const std::string& line : BreakLongWord(collapsed, width - 4)) fmt::print(out, "    {}\n", line);
     }
     if (!kernel.kind.empty()) fmt::print(out, "    ({})\n", kernel.kind);
   }

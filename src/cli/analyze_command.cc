@@ -291,7 +291,7 @@ int Analyze(const AnalyzeOptions& options) {
 std::string FormatHelp() {
   std::vector<std::string> lines;
   for (const ReportFormat& format : ReportFormats()) lines.push_back(fmt::format("{}: {}", format.name, format.description));
-  return fmt::format("The report's format; {}", fmt::join(lines, "; "));
+  return fmt::format("The report's format: {}", fmt::join(lines, "; "));
 }
 
 }  // namespace
@@ -318,6 +318,7 @@ CommandAction AddAnalyzeCommand(CLI::App& app) {
                       "--format html -o FILE, beside another format)")
       ->type_name("FILE");
   command->add_option("--format", options->format, FormatHelp())
+      ->type_name("FORMAT")
       ->capture_default_str()
       ->check(CLI::IsMember(ReportFormatNames()));
   command->add_flag("-v,--verbose", options->verbose,

@@ -109,9 +109,12 @@ CommandAction AddClassifyCommand(CLI::App& app) {
       ->type_name("NAME");
   command->add_option("--format", options->format,
                       "text: for a person; json: one object per line (docs/formats/classify-json.md)")
+      ->type_name("FORMAT")
       ->capture_default_str()
       ->check(CLI::IsMember({"text", "json"}));
   AddKernelRulesOption(*command, options->kernel_rules);
+  command->footer("Exit status: 0 printed, 1 bad usage, 2 the rules file or standard input could not be read, or "
+                  "standard output could not be written.");
   return {command, [options] { return Classify(*options); }};
 }
 

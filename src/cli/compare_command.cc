@@ -243,11 +243,13 @@ CommandAction AddCompareCommand(CLI::App& app) {
       "Run a program in FP32 and in mixed precision, trace both and explain the difference");
   AddTracedRunFlags(command, options->traced);
   command->add_option("--runs", options->runs, "Pairs of runs (FP32, then AMP), to see the spread")
+      ->type_name("N")
       ->check(CLI::Range(1, 100))
       ->capture_default_str();
   command
       ->add_option("--amp-dtype", options->amp_dtype,
-                   "What {precision} becomes in the mixed-precision run's command line")
+                   "What {precision} becomes in the mixed-precision run's command line: fp16 or bf16")
+      ->type_name("DTYPE")
       ->check(CLI::IsMember({"fp16", "bf16"}))
       ->capture_default_str();
   command->add_flag("!--no-report", options->report,

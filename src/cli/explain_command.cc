@@ -106,8 +106,12 @@ CommandAction AddExplainCommand(CLI::App& app) {
   command
       ->add_option("--format", options->format,
                    "text: for the terminal, wrapped to its width; md: the Markdown page as written")
+      ->type_name("FORMAT")
       ->capture_default_str()
       ->check(CLI::IsMember({"text", "md"}));
+  command->footer(
+      "Exit status: 0 printed, 1 an unknown finding id (the closest one is named), 2 standard output could "
+      "not be written.");
   return {command, [options] { return Explain(*options); }};
 }
 

@@ -32,8 +32,8 @@ struct ExportOptions {
 bool PrintSummary(pipeline::ExportFormat format, const pipeline::ExportSummary& summary) {
   std::FILE* out = summary.to_standard_output ? stderr : stdout;
   const std::string diagnosis =
-      fmt::format("{} training steps and {} findings",
-                  base::FormatCount(static_cast<int64_t>(summary.steps)), summary.findings);
+      fmt::format("{} training step{} and {} finding{}", base::FormatCount(static_cast<int64_t>(summary.steps)),
+                  summary.steps == 1 ? "" : "s", summary.findings, summary.findings == 1 ? "" : "s");
   if (format == pipeline::ExportFormat::kChromeTrace) {
     fmt::print(out, "wrote {}: {} kernels, {}\nopen it in https://ui.perfetto.dev or chrome://tracing\n",
                summary.output, base::FormatCount(static_cast<int64_t>(summary.kernels)), diagnosis);
@@ -93,6 +93,7 @@ CommandAction AddExportCommand(CLI::App& app) {
           "--format", options->format,
           "chrome: Trace Event Format JSON with every kernel, API call, range and copy; nvtxt: the "
           "steps and findings as NVTX ranges for Nsight Systems' ImportNvtxt")
+      ->type_name("FORMAT")
       ->required()
       ->check(CLI::IsMember({"chrome", "nvtxt"}));
   command->add_option("-o,--output", options->output,

@@ -50,6 +50,27 @@ void ReportOnTraces(const std::vector<std::string>& traces, const std::string& o
   WriteHtmlReport(*reports, output_dir + "/report.html", "run");
 }
 
+// How the workload ended, when that was not a success: ampprof ends the same way (ExitLikeWorkload), and
+// a script's user should not have to guess why. True when nothing more needs saying about missing
+// traces (a crash explains them better than the list of likely reasons).
+bool SayHowTheWorkloadEnded(const analyzers::WorkloadOutcome& outcome, size_t traces,
+                            const std::string& output_dir) {
+  if (outcome.ShellStatus() == 0) return false;
+  const std::string ended = analyzers::DescribeOutcome(outcome);
+  if (outcome.signal == 0) {
+    fmt::print(std::cerr, "ampprof run: the workload {}; ampprof exits with the same status\n", ended);
+    return false;
+  }
+  if (traces == 0) {
+    fmt::print(std::cerr, "ampprof run: the workload was {} before any CUDA activity was recorded (no trace in {})\n",
+               ended, base::EscapeControlCharacters(output_dir));
+    return true;
+  }
+  fmt::print(std::cerr, "ampprof run: the workload was {}; its {} hold{} what was recorded before that\n", ended,
+             traces == 1 ? "trace" : fmt::format("{} traces", traces), traces == 1 ? "s" : "");
+  return false;
+}
+
 int Run(const RunOptions& options) {
   // The rules are read before the workload starts: a bad file fails now, not after the run.
   const std::optional<analyzers::KernelClassifier> rules = LoadKernelRules(options.traced.kernel_rules, "run");
@@ -83,9 +104,11 @@ int Run(const RunOptions& options) {
     fmt::print(std::cerr, "ampprof run: {}\n", result.status().message());
     return ExitStatusForLaunchError(result.status());
   }
+  const bool crash_explains_missing_traces =
+      SayHowTheWorkloadEnded(result->outcome, result->traces.size(), output_dir);
   if (options.report && result->recorded) {
     if (result->traces.empty()) {
-      ExplainNoTrace("run", output_dir, workload.capture);
+      if (!crash_explains_missing_traces) ExplainNoTrace("run", output_dir, workload.capture);
     } else {
       ReportOnTraces(result->traces, output_dir, result->outcome);
     }

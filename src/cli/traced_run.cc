@@ -39,6 +39,7 @@ void AddTracedRunFlags(CLI::App* command, TracedRunFlags& flags) {
       ->add_option("--capture-range", flags.capture_range,
                    "none: record from CUDA initialisation to exit; cudaProfilerApi: from the "
                    "program's cudaProfilerStart to cudaProfilerStop (torch.cuda.profiler.start/stop)")
+      ->type_name("RANGE")
       ->check(CLI::IsMember({"none", "cudaProfilerApi"}))
       ->capture_default_str();
   command
@@ -109,11 +110,6 @@ base::StatusOr<TracedRunResult> RunTraced(const TracedWorkload& workload,
   request.environment = std::move(traced.variables);
   for (const auto& variable : workload.extra_environment) request.environment.push_back(variable);
   ASSIGN_OR_RETURN(result.outcome, RunWorkload(request));
-  if (result.outcome.signal != 0) {
-    fmt::print(std::cerr,
-               "ampprof {}: the workload was {}; its traces hold what was recorded before\n",
-               command, analyzers::DescribeOutcome(result.outcome));
-  }
   const std::vector<OpenTrace> still_open = WaitForOpenTraces(
       workload.output_dir, workload.trace_wait, [&](const std::vector<OpenTrace>& open) {
         fmt::print(std::cerr,
@@ -140,19 +136,24 @@ base::StatusOr<TracedRunResult> RunTraced(const TracedWorkload& workload,
 
 void ExplainNoTrace(std::string_view command, const std::string& output_dir,
                     const CaptureOptions& capture) {
-  fmt::print(
-      std::cerr,
-      "ampprof {}: no CUDA activity was recorded (no trace in {}). Likely reasons:\n"
-      "  - the program never initialised CUDA (it ran on the CPU, or failed before using the "
-      "GPU);\n"
-      "  - no NVIDIA driver or GPU is visible to it (check nvidia-smi and CUDA_VISIBLE_DEVICES);\n"
-      "  - its CUDA libraries ignore CUDA_INJECTION64_PATH (a driver older than CUDA 13 needs);\n"
-      "{}",
-      command, output_dir,
-      capture.range == CaptureRangeOption::kCudaProfilerApi
-          ? "  - --capture-range=cudaProfilerApi: the program never called cudaProfilerStart "
-            "(torch.cuda.profiler.start()).\n"
-          : "");
+  std::vector<std::string> reasons = {
+      "the program never initialised CUDA (it ran on the CPU, or failed before using the GPU)",
+      "no NVIDIA driver or GPU is visible to it (check nvidia-smi and CUDA_VISIBLE_DEVICES)",
+      "the CUDA driver did not load ampprof's collector (CUDA_INJECTION64_PATH): the collector is built "
+      "with CUDA 13 and needs a driver that supports CUDA 13 or later (nvidia-smi shows the newest CUDA "
+      "version the driver supports)",
+  };
+  if (capture.range == CaptureRangeOption::kCudaProfilerApi) {
+    reasons.emplace_back(
+        "--capture-range=cudaProfilerApi: the program never called cudaProfilerStart "
+        "(torch.cuda.profiler.start())");
+  }
+  std::string list;
+  for (size_t i = 0; i < reasons.size(); ++i) {
+    list += fmt::format("  - {}{}\n", reasons[i], i + 1 == reasons.size() ? "." : ";");
+  }
+  fmt::print(std::cerr, "ampprof {}: no CUDA activity was recorded (no trace in {}). Likely reasons:\n{}",
+             command, output_dir, list);
 }
 
 void SetWorkloadOutcome(std::span<analyzers::Report> reports, const analyzers::WorkloadOutcome& outcome) {

@@ -10,7 +10,6 @@
 #include "src/cli/exit_codes.h"
 
 namespace ampprof::cli {
-namespace {
 
 int PrintVersion() {
   fmt::print(std::cout, "ampprof {} (commit {})\n", AMPPROF_VERSION, AMPPROF_GIT_COMMIT);
@@ -35,10 +34,9 @@ int PrintVersion() {
   return kExitOk;
 }
 
-}  // namespace
-
 CommandAction AddVersionCommand(CLI::App& app) {
   CLI::App* command = app.add_subcommand("version", "Print the version and what this build supports");
+  command->footer("Exit status: 0 printed, 2 standard output could not be written. 'ampprof --version' is the same.");
   return {command, [] { return PrintVersion(); }};
 }
 

@@ -7,8 +7,9 @@
 
 namespace ampprof::cli {
 
-// `ampprof version`: the version, the commit, and what this build can do.
+// `ampprof version` (and `ampprof --version`): the version, the commit, and what this build can do.
 CommandAction AddVersionCommand(CLI::App& app);
+int PrintVersion();
 
 }  // namespace ampprof::cli
 

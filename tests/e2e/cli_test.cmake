@@ -4,11 +4,11 @@
 
 set(failures 0)
 
-# expect(<description> EXIT <status> [STDOUT <regex>] [STDERR <regex>] [ONE_LINE_STDERR | EMPTY_STDERR]
-#        [INPUT_FILE <file>] COMMAND <args...>)
+# expect(<description> EXIT <status> [STDOUT <regex>] [STDERR <regex>] [NOT_STDOUT <regex>] [NOT_STDERR <regex>]
+#        [ONE_LINE_STDERR | EMPTY_STDERR] [INPUT_FILE <file>] COMMAND <args...>)
 # A command that runs for more than 60 s fails (a hang, e.g. on a FIFO, is a failure, not a stuck test).
 function(expect description)
-  cmake_parse_arguments(A "ONE_LINE_STDERR;EMPTY_STDERR" "EXIT;STDOUT;STDERR;INPUT_FILE" "COMMAND" ${ARGN})
+  cmake_parse_arguments(A "ONE_LINE_STDERR;EMPTY_STDERR" "EXIT;STDOUT;STDERR;NOT_STDOUT;NOT_STDERR;INPUT_FILE" "COMMAND" ${ARGN})
   set(input "")
   if(DEFINED A_INPUT_FILE)
     set(input INPUT_FILE "${A_INPUT_FILE}")
@@ -24,6 +24,12 @@ function(expect description)
   endif()
   if(DEFINED A_STDERR AND NOT err MATCHES "${A_STDERR}")
     string(APPEND problems "  stderr does not match '${A_STDERR}'\n")
+  endif()
+  if(DEFINED A_NOT_STDOUT AND out MATCHES "${A_NOT_STDOUT}")
+    string(APPEND problems "  stdout matches '${A_NOT_STDOUT}'\n")
+  endif()
+  if(DEFINED A_NOT_STDERR AND err MATCHES "${A_NOT_STDERR}")
+    string(APPEND problems "  stderr matches '${A_NOT_STDERR}'\n")
   endif()
   if(A_EMPTY_STDERR AND NOT err STREQUAL "")
     string(APPEND problems "  stderr is not empty\n")
@@ -70,6 +76,50 @@ expect("unknown flag of a command" EXIT 1 ONE_LINE_STDERR STDERR "ampprof analyz
        COMMAND "${AMPPROF}" analyze --bogus "${good}")
 expect("unknown command" EXIT 1 ONE_LINE_STDERR COMMAND "${AMPPROF}" frobnicate)
 expect("bad log level" EXIT 1 ONE_LINE_STDERR STDERR "verbose" COMMAND "${AMPPROF}" --log-level verbose version)
+
+# The conventions of git and friends: --version, help CMD, "did you mean", "--" before a workload, help
+# pages in words rather than the parser's internals.
+expect("--version is the version command" EXIT 0 EMPTY_STDERR STDOUT "^ampprof [0-9]+\\.[0-9]+\\.[0-9]+ \\(commit "
+       COMMAND "${AMPPROF}" --version)
+expect("help CMD is CMD --help" EXIT 0 EMPTY_STDERR STDOUT "^Read traces[^\n]*\nUsage: ampprof analyze \\[FLAGS\\] TRACE\\.\\.\\.\n"
+       COMMAND "${AMPPROF}" help analyze)
+expect("help alone is --help" EXIT 0 EMPTY_STDERR STDOUT "\nCommands:\n  run " COMMAND "${AMPPROF}" help)
+expect("help on a mistyped command" EXIT 1 ONE_LINE_STDERR
+       STDERR "^ampprof: no help on 'anlyze': it is not an ampprof command; did you mean 'analyze'\\?"
+       COMMAND "${AMPPROF}" help anlyze)
+expect("a mistyped command: did you mean" EXIT 1 ONE_LINE_STDERR
+       STDERR "^ampprof: 'anlyze' is not an ampprof command; did you mean 'analyze'\\? \\(see 'ampprof --help'\\)\n$"
+       COMMAND "${AMPPROF}" anlyze x)
+expect("an unknown command: the list" EXIT 1 ONE_LINE_STDERR
+       STDERR "'frobnicate' is not an ampprof command \\(run, compare, analyze, export, explain, classify or version\\)"
+       COMMAND "${AMPPROF}" frobnicate)
+expect("a mistyped flag: did you mean" EXIT 1 ONE_LINE_STDERR
+       STDERR "^ampprof analyze: unknown flag '--verbos'; did you mean '--verbose'\\? \\(see 'ampprof analyze --help'\\)\n$"
+       COMMAND "${AMPPROF}" analyze --verbos "${good}")
+expect("a mistyped top-level flag: did you mean" EXIT 1 ONE_LINE_STDERR
+       STDERR "unknown flag '--log-levl'; did you mean '--log-level'\\?" COMMAND "${AMPPROF}" --log-levl info version)
+expect("a workload's flag without --: the command line that works" EXIT 1 ONE_LINE_STDERR
+       STDERR "^ampprof run: '-c' is not a flag of run; if it is the workload's, put '--' before the workload: ampprof run -o out -- python3 -c 1 "
+       COMMAND "${AMPPROF}" run -o out python3 -c 1)
+expect("a missing argument by the name the help shows" EXIT 1 ONE_LINE_STDERR
+       STDERR "^ampprof analyze: TRACE is required \\(see" COMMAND "${AMPPROF}" analyze)
+expect("a flag without its value" EXIT 1 ONE_LINE_STDERR
+       STDERR "^ampprof analyze: --baseline needs a value \\(FP32_TRACE\\) \\(see" COMMAND "${AMPPROF}" analyze "${good}" --baseline)
+expect("run without a workload" EXIT 1 ONE_LINE_STDERR
+       STDERR "^ampprof run: the workload to run is required, after '--': ampprof run \\[FLAGS\\] -- CMD ARGS\\.\\.\\." COMMAND "${AMPPROF}" run)
+# CLI11's internals: a flag's default value ("{false}"), the validator's text ("TEXT:{...}"), "REQUIRED".
+foreach(command run compare analyze export explain classify version)
+  expect("${command} --help without the parser's internals" EXIT 0 STDOUT "^[^\n]+\nUsage: ampprof ${command} "
+         NOT_STDOUT "{false}|{true}|TEXT|:{|=ampprof-out|=text|=60|REQUIRED|INT in|FLOAT|Positionals" COMMAND "${AMPPROF}" ${command} --help)
+endforeach()
+foreach(command explain version classify)
+  expect("${command} --help does not repeat the other commands' exit statuses" EXIT 0 STDOUT "Exit status: 0 printed"
+         NOT_STDOUT "--fail-on|workload" COMMAND "${AMPPROF}" ${command} --help)
+endforeach()
+expect("analyze --help: the format's name, its choices and the default in words" EXIT 0
+       STDOUT "\n  --format FORMAT +The report's format: text: [^\n]*\\(default: text\\)\n" COMMAND "${AMPPROF}" analyze --help)
+expect("run --help: the workload after --" EXIT 0 STDOUT "Usage: ampprof run \\[FLAGS\\] -- CMD ARGS\\.\\.\\.\n.*\n  --no-report  +Only record"
+       COMMAND "${AMPPROF}" run --help)
 
 # analyze: good, damaged and wrong inputs.
 expect("analyze a trace: header, verdict, findings with their fix" EXIT 0
@@ -210,6 +260,12 @@ file(READ "${WORK_DIR}/format.html" html)
 if(NOT html MATCHES "^<!DOCTYPE html>.*id=\"r0-timeline-amp\".*</html>\n$")
   message("FAIL: analyze --format html -o wrote no complete page")
   math(EXPR failures "${failures} + 1")
+endif()
+if(NOT html MATCHES "<title>ampprof: synthetic AMP training loop: 8 linear layers, autocast FP16\\.\\.\\.</title>")
+  message("FAIL: the HTML page is not titled by its workload")
+  math(EXPR failures "${failures} + 1")
+else()
+  message("ok:   the HTML page is titled by its workload")
 endif()
 expect("unwritable HTML report" EXIT 2 ONE_LINE_STDERR STDERR "no/such/dir/report.html: cannot write: No such file or directory"
        COMMAND "${AMPPROF}" analyze "${good}" --html "${WORK_DIR}/no/such/dir/report.html")
@@ -396,7 +452,16 @@ if(CUDA_ENABLED)
   set(runs "${WORK_DIR}/runs")
   expect("run a program that never touches CUDA" EXIT 0 STDERR "^ampprof run: no CUDA activity was recorded \\(no trace in .*runs/a\\)\\. Likely reasons:\n"
          COMMAND "${AMPPROF}" run -o "${runs}/a" -- true)
-  expect("run exits with the workload's status" EXIT 7 COMMAND "${AMPPROF}" run -o "${runs}/b" -- sh -c "exit 7")
+  expect("run exits with the workload's status, and says so" EXIT 7
+         STDERR "^ampprof run: the workload exited with status 7; ampprof exits with the same status\n"
+         COMMAND "${AMPPROF}" run -o "${runs}/b" -- sh -c "exit 7")
+  expect("the no-trace explanation is whole sentences" EXIT 0
+         STDERR "Likely reasons:\n  - .*\n  - [^\n]+\\.\n$" NOT_STDERR "needs\\)"
+         COMMAND "${AMPPROF}" run -o "${runs}/b2" -- true)
+  expect("a workload that crashed before writing a trace: said once, without contradiction" EXIT 139
+         STDERR "^ampprof run: the workload was killed by signal 11 \\(SIGSEGV\\) before any CUDA activity was recorded \\(no trace in [^\n]*runs/b3\\)\n"
+         NOT_STDERR "hold what was recorded|Likely reasons"
+         COMMAND sh -c "\"$0\" run -o \"$1\" -- sh -c 'kill -SEGV $$' || exit $?" "${AMPPROF}" "${runs}/b3")
   # ampprof then dies of that signal itself; a shell reports that as 128 + the signal (fault_test.sh
   # checks the death itself).
   expect("run says which signal killed the workload" EXIT 137 STDERR "killed by signal 9 \\(SIGKILL\\)"
@@ -469,6 +534,8 @@ if(NOT nvtxt MATCHES "\nSetFileDisplayName, ampprof\n@RangeStartEnd, Start, End,
   message("FAIL: the NVTXT export has no header or no step ranges:\n${nvtxt}")
   math(EXPR failures "${failures} + 1")
 endif()
+expect("export counts one finding in the singular" EXIT 0 EMPTY_STDERR STDOUT "^wrote [^\n]*: [0-9]+ training steps and 1 finding as NVTX ranges\n"
+       COMMAND "${AMPPROF}" export "${fp32}" --format nvtxt -o "${WORK_DIR}/fp32.nvtxt")
 expect("export an unreadable trace" EXIT 2 ONE_LINE_STDERR STDERR "^ampprof export: .*empty\\.ampt"
        COMMAND "${AMPPROF}" export "${WORK_DIR}/empty.ampt" --format chrome -o "${WORK_DIR}/never.json")
 if(EXISTS "${WORK_DIR}/never.json")

@@ -198,7 +198,7 @@ case_segfault() {
   run_ampprof run -o "$WORK/segfault" -- "$WORKLOAD" --end segfault
   expect_status 139
   expect_ending "signal 11"  # after the report, as the workload died
-  expect_err '^ampprof run: the workload was killed by signal 11 \(SIGSEGV\); its traces hold what was recorded before$'
+  expect_err '^ampprof run: the workload was killed by signal 11 \(SIGSEGV\); its trace holds what was recorded before that$'
   expect_out '^ended     killed by signal 11 \(SIGSEGV\)$'
   expect_kernels_reported
   grep -q '<dt>ended</dt><dd>killed by signal 11 (SIGSEGV)</dd>' "$WORK/segfault/report.html" 2>/dev/null ||

@@ -104,6 +104,26 @@ TEST(ChromeTraceExporter, DrawsEveryKernelOnItsGpuStreamTrack) {
               HasSubstr("stream 13"));
 }
 
+// A trace may describe every GPU of the machine; one that ran nothing gets no (empty) track.
+TEST(ChromeTraceExporter, ListsOnlyTheGpusThatRanSomething) {
+  model::ModelBuilder builder;
+  testing::RecordBuilder b(builder);
+  b.Device(0, "NVIDIA H100 80GB HBM3", 9, 0);
+  b.Device(1, "NVIDIA H100 80GB HBM3", 9, 0);
+  b.Thread("python main");
+  b.Launch(kTestGemm, {kTestOrigin, kTestOrigin + 1'000}, {kTestOrigin + 2'000, kTestOrigin + 9'000});
+  const model::TraceModel model = std::move(builder).Build();
+  ASSERT_EQ(model.devices().size(), 2u);
+  const std::optional<analyzers::Steps> no_steps;
+  const testing::ChromeDocument document = Parse(Export({model, no_steps, {}, "two-gpus.ampt"}));
+  size_t gpu_names = 0;
+  for (const ChromeEvent& event : document.events) {
+    if (event.ph == "M" && event.name == "process_name" && event.pid >= kChromeFirstGpuPid) ++gpu_names;
+  }
+  EXPECT_EQ(gpu_names, 1u);
+  EXPECT_THAT(MetadataName(document, "process_name", kChromeFirstGpuPid, 0), HasSubstr("GPU 0"));
+}
+
 TEST(ChromeTraceExporter, DrawsHostCallsRangesAndMarksOnTheirThread) {
   const ExportTestTrace trace;
   const testing::ChromeDocument document = Parse(Export(trace.input()));
