@@ -1,13 +1,18 @@
 #include "src/cli/collector_setup.h"
 
 #include <fmt/format.h>
+#include <fmt/ostream.h>
 
 #include "collectors/liblogs/log_environment.h"
+#include "src/base/logging.h"
+#include "src/base/terminal_text.h"
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <system_error>
+#include <utility>
 
 namespace ampprof::cli {
 namespace {
@@ -86,21 +91,54 @@ base::StatusOr<CollectorFiles> FindCollector() {
     if (!IsRegularFile(*path))
       return base::NotFoundError("AMPPROF_CUPTI_LIBRARY={}: no such file", *path);
     files.cupti_library = *path;
+    files.cupti_source = "AMPPROF_CUPTI_LIBRARY";
     return files;
   }
-  // Where the build found it, then where CUDA installations put it (the same places the library's
-  // RUNPATH lists, so that NVTX and the collector find the same file).
-  for (const std::string_view candidate : kCuptiLocations) {
-    if (IsRegularFile(std::string(candidate))) {
-      files.cupti_library = std::string(candidate);
-      return files;
-    }
+  // The same places, in the same order, as the collector's RUNPATH, so that NVTX and the collector
+  // find the same file.
+  std::error_code error;
+  const std::filesystem::path executable_dir =
+      std::filesystem::read_symlink("/proc/self/exe", error).parent_path();
+  if (std::optional<CuptiLocation> cupti = FindCupti(kCuptiLocations, executable_dir)) {
+    files.cupti_library = std::move(cupti->path);
+    files.cupti_source = std::move(cupti->source);
+    return files;
   }
   return base::NotFoundError(
-      "libcupti.so.13 is not where ampprof was built to find it ({}) nor in /usr/local/cuda; point "
-      "AMPPROF_CUPTI_LIBRARY at this machine's libcupti.so.13",
-      AMPPROF_CUPTI_LIBRARY);
+      "libcupti.so.13 is not where ampprof was built to find it ({}), nor in /usr/local/cuda, nor in "
+      "the nvidia-cuda-cupti wheel beside this installation ({}); install CUDA Toolkit 13 or `pip "
+      "install nvidia-cuda-cupti` (13.x), or point AMPPROF_CUPTI_LIBRARY at this machine's "
+      "libcupti.so.13",
+      AMPPROF_CUPTI_LIBRARY, (executable_dir / kCuptiWheelPath).lexically_normal().string());
 #endif
+}
+
+std::string CuptiDescription(const CollectorFiles& collector) {
+  return fmt::format("libcupti from {}: {}", collector.cupti_source, collector.cupti_library);
+}
+
+void SayWhichCupti(const CollectorFiles& collector, std::string_view command) {
+  const std::string text = base::EscapeControlCharacters(CuptiDescription(collector));
+  if (collector.cupti_source == kCuptiWheelSource) {
+    fmt::print(std::cerr, "ampprof {}: {}\n", command, text);
+  } else {
+    base::LogInfo("{}", text);
+  }
+}
+
+std::optional<CuptiLocation> FindCupti(std::span<const std::string_view> toolkit_paths,
+                                       const std::filesystem::path& executable_dir) {
+  std::error_code error;
+  for (const std::string_view candidate : toolkit_paths) {
+    if (!candidate.empty() && std::filesystem::is_regular_file(candidate, error)) {
+      return CuptiLocation{std::string(candidate), std::string(kCuptiToolkitSource)};
+    }
+  }
+  const std::filesystem::path wheel = (executable_dir / kCuptiWheelPath).lexically_normal();
+  if (!executable_dir.empty() && std::filesystem::is_regular_file(wheel, error)) {
+    return CuptiLocation{wheel.string(), std::string(kCuptiWheelSource)};
+  }
+  return std::nullopt;
 }
 
 TracedEnvironment TracedRunEnvironment(const CaptureOptions& capture,

@@ -20,8 +20,10 @@
 // ampprof's Python shim emits still reach that tool.
 
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -37,13 +39,42 @@ struct CollectorFiles {
   // The PyTorch shim's directory (collectors/pytorch, staged beside the executable), prepended to
   // PYTHONPATH; empty when it is missing, and Python workloads then run without it.
   std::string python_shim_dir;
+  std::string cupti_source;  // what provided cupti_library, in words (CuptiLocation::source)
 };
+
+// Where the nvidia-cuda-cupti wheel (CUDA 13) puts libcupti, relative to the ampprof executable of a
+// wheel (<site-packages>/ampprof/_bin/ampprof): <site-packages>/nvidia/cu13/lib. The collector's
+// RUNPATH has the same directory ($ORIGIN/../../nvidia/cu13/lib), so both find the same file.
+inline constexpr std::string_view kCuptiWheelPath = "../../nvidia/cu13/lib/libcupti.so.13";
+
+inline constexpr std::string_view kCuptiToolkitSource = "the CUDA toolkit";
+inline constexpr std::string_view kCuptiWheelSource = "the nvidia-cuda-cupti wheel";
+
+struct CuptiLocation {
+  std::string path;
+  std::string source;  // "the CUDA toolkit" or "the nvidia-cuda-cupti wheel"
+};
+
+// The first of toolkit_paths that is a file (where the build found libcupti, then where CUDA
+// installations put it), else the nvidia-cuda-cupti wheel's copy beside a wheel's executable
+// (kCuptiWheelPath from executable_dir); nullopt when none is there.
+std::optional<CuptiLocation> FindCupti(std::span<const std::string_view> toolkit_paths,
+                                       const std::filesystem::path& executable_dir);
 
 // The collector of this build: $AMPPROF_INJECTION_LIBRARY, else libampprof_inject.so beside the
 // ampprof executable (the build folder and an installation both put it there); libcupti:
-// $AMPPROF_CUPTI_LIBRARY, else the one found at build time. An error says what is missing: a build
+// $AMPPROF_CUPTI_LIBRARY, else FindCupti (the CUDA toolkit, then the nvidia-cuda-cupti wheel). An error says what is missing: a build
 // without the CUDA backend has no collector at all.
 base::StatusOr<CollectorFiles> FindCollector();
+
+// "libcupti from the CUDA toolkit: /usr/local/cuda/lib64/libcupti.so.13".
+std::string CuptiDescription(const CollectorFiles& collector);
+
+// What `ampprof run` and `compare` say before the workload starts: the libcupti from the
+// nvidia-cuda-cupti wheel (a pip installation without the CUDA toolkit) on stderr, prefixed
+// "ampprof COMMAND: "; the usual toolkit copy only at --log-level info, so that a run's stderr keeps
+// the workload's and ampprof's outcome lines only. `ampprof version` always shows it.
+void SayWhichCupti(const CollectorFiles& collector, std::string_view command);
 
 enum class CaptureRangeOption { kNone, kCudaProfilerApi };
 

@@ -176,6 +176,7 @@ int Compare(const CompareOptions& options) {
     }
   }
 
+  SayWhichCupti(*collector, "compare");
   // Alternating FP32 and AMP, so that drift (clocks, temperature, other jobs) touches both alike.
   for (size_t r = 0; r < runs.size(); ++r) {
     ModeRun& run = runs[r];

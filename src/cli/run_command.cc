@@ -93,6 +93,7 @@ int Run(const RunOptions& options) {
     return kExitBadInput;
   }
   const std::string& output_dir = prepared->path;
+  SayWhichCupti(*collector, "run");
 
   TracedWorkload workload;
   workload.argv = options.command;

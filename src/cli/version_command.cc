@@ -23,8 +23,8 @@ int PrintVersion() {
   base::StatusOr<CollectorFiles> collector = FindCollector();
   if (collector.ok()) {
     fmt::print(std::cout, "collector      {}\n", collector->injection_library);
-    fmt::print(std::cout, "libcupti       {} (NVTX_INJECTION64_PATH of traced runs)\n",
-               collector->cupti_library);
+    fmt::print(std::cout, "libcupti       {} (from {}; NVTX_INJECTION64_PATH of traced runs)\n",
+               collector->cupti_library, collector->cupti_source);
     fmt::print(std::cout, "python shim    {}\n",
                collector->python_shim_dir.empty() ? "not found (Python runs are traced without it)"
                                                   : collector->python_shim_dir);

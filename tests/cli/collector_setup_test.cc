@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <sstream>
 #include <map>
 #include <string>
 
@@ -20,7 +23,8 @@ using ::testing::Pair;
 using ampprof::testing::FakeEnvironment;
 
 const CollectorFiles kCollector{"/opt/ampprof/lib/libampprof_inject.so",
-                                "/usr/local/cuda/lib64/libcupti.so.13", "/opt/ampprof/lib/python"};
+                                "/usr/local/cuda/lib64/libcupti.so.13", "/opt/ampprof/lib/python",
+                                "the CUDA toolkit"};
 
 TEST(CollectorSetupTest, PointsCudaAndNvtxAtTheCollectorAndPassesTheSettings) {
   CaptureOptions capture;
@@ -126,7 +130,51 @@ TEST(CollectorSetupTest, FindsThePythonShimWhateverNamesLibcupti) {
   }
   ASSERT_TRUE(found.ok()) << found.status().ToString();
   EXPECT_EQ(found->cupti_library, dir.File("libcupti.so.13"));
+  EXPECT_EQ(found->cupti_source, "AMPPROF_CUPTI_LIBRARY");
   EXPECT_EQ(found->python_shim_dir, dir.path());
+}
+
+// A pip installation: <site-packages>/ampprof/_bin/ampprof, and PyTorch's CUDA 13 wheels put libcupti
+// in <site-packages>/nvidia/cu13/lib. The toolkit's copy wins where there is one.
+TEST(CollectorSetupTest, FindsLibcuptiInTheToolkitThenInTheNvidiaCuptiWheel) {
+  const ampprof::testing::TempDir site;
+  const std::filesystem::path bin = std::filesystem::path(site.path()) / "ampprof" / "_bin";
+  const std::filesystem::path wheel_lib = std::filesystem::path(site.path()) / "nvidia" / "cu13" / "lib";
+  std::filesystem::create_directories(bin);
+  const std::string toolkit_cupti = site.File("toolkit-libcupti.so.13");
+  const std::string missing = site.File("no-such-libcupti.so.13");
+  const std::string_view nowhere[] = {"", missing};
+  EXPECT_EQ(FindCupti(nowhere, bin), std::nullopt);
+
+  std::filesystem::create_directories(wheel_lib);
+  std::ofstream(wheel_lib / "libcupti.so.13") << "";
+  const std::optional<CuptiLocation> from_wheel = FindCupti(nowhere, bin);
+  ASSERT_TRUE(from_wheel.has_value());
+  EXPECT_EQ(from_wheel->path, (wheel_lib / "libcupti.so.13").string());
+  EXPECT_EQ(from_wheel->source, "the nvidia-cuda-cupti wheel");
+  EXPECT_EQ(CuptiDescription({"", from_wheel->path, "", from_wheel->source}),
+            "libcupti from the nvidia-cuda-cupti wheel: " + from_wheel->path);
+
+  std::ofstream(toolkit_cupti) << "";
+  const std::string_view toolkit[] = {missing, toolkit_cupti};
+  const std::optional<CuptiLocation> from_toolkit = FindCupti(toolkit, bin);
+  ASSERT_TRUE(from_toolkit.has_value());
+  EXPECT_EQ(from_toolkit->path, toolkit_cupti);
+  EXPECT_EQ(from_toolkit->source, "the CUDA toolkit");
+}
+
+// A pip installation without the toolkit says where libcupti came from; the usual toolkit copy stays
+// out of the run's stderr (the end-to-end tests hold a failed run to one line).
+TEST(CollectorSetupTest, SaysWhenTheWheelsLibcuptiIsUsed) {
+  std::ostringstream said;
+  std::streambuf* const original = std::cerr.rdbuf(said.rdbuf());
+  SayWhichCupti({"", "/site/nvidia/cu13/lib/libcupti.so.13", "", std::string(kCuptiWheelSource)}, "run");
+  const std::string from_wheel = said.str();
+  said.str("");
+  SayWhichCupti({"", "/usr/local/cuda/lib64/libcupti.so.13", "", std::string(kCuptiToolkitSource)}, "run");
+  std::cerr.rdbuf(original);
+  EXPECT_EQ(from_wheel, "ampprof run: libcupti from the nvidia-cuda-cupti wheel: /site/nvidia/cu13/lib/libcupti.so.13\n");
+  EXPECT_EQ(said.str(), "");
 }
 
 }  // namespace

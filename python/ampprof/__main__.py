@@ -1,0 +1,5 @@
+"""`python -m ampprof ...` is the `ampprof` command."""
+
+from ._console import main
+
+main()
