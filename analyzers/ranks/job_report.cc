@@ -48,9 +48,14 @@ std::vector<MeasureSpread> Spread(std::span<const RankRow> rows) {
 
 }  // namespace
 
+bool IsRankOfAJob(const RankSummary& summary) {
+  // A trace of a world of one is a single-GPU run that names its rank 0 (ampprof's own traces and
+  // PyTorch's do): two of them are two runs, reported side by side, not a job.
+  return summary.rank >= 0 && summary.world_size != 1;
+}
+
 bool IsJob(std::span<const RankSummary> summaries) {
-  const auto ranked = std::count_if(summaries.begin(), summaries.end(),
-                                    [](const RankSummary& summary) { return summary.rank >= 0; });
+  const auto ranked = std::count_if(summaries.begin(), summaries.end(), IsRankOfAJob);
   return summaries.size() >= 2 && ranked >= 2;
 }
 

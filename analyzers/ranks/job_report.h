@@ -83,8 +83,11 @@ struct JobReport {
 };
 
 // True when `summaries` hold several ranks of a distributed job: two or more traces, at least two of
-// them with a rank. Other inputs keep their one report per trace.
+// them with a rank in a world larger than one (or of unknown size). Other inputs keep their one report
+// per trace.
 bool IsJob(std::span<const RankSummary> summaries);
+// The trace is a rank of a distributed job: it has a rank, in a world larger than one or of unknown size.
+bool IsRankOfAJob(const RankSummary& summary);
 
 // The cross-rank report. Deterministic: the order of `summaries` does not matter.
 JobReport ReduceRanks(std::span<const RankSummary> summaries);

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "analyzers/facts/analysis_input.h"
+#include "analyzers/ranks/job_report.h"
 #include "analyzers/report/assemble.h"
 #include "reports/json/rank_summary_json.h"
 #include "src/pipeline/analysis.h"
@@ -87,16 +88,16 @@ class Mapper {
     const analyzers::AnalysisInput input(trace->model);
     analyzers::TraceAnalysis analysis = analyzers::AnalyzeTrace(input, IdentifyRun(*trace), {trace->input});
     outcome.summaries.push_back(analyzers::SummarizeRank(input, analysis.report));
-    if (Keep(analysis.report.rank)) outcome.report = std::move(analysis.report);
+    if (Keep(outcome.summaries.back())) outcome.report = std::move(analysis.report);
     return outcome;
   }
 
  private:
   // JobAnalysisOptions: every report asked for, the rank asked for, and the first ranked trace's
   // (while it is not yet known whether the input is a job).
-  bool Keep(int32_t rank) const {
-    if (options_.all_reports || rank < 0) return true;
-    if (options_.rank >= 0 && rank == options_.rank) return true;
+  bool Keep(const analyzers::RankSummary& summary) const {
+    if (options_.all_reports || !analyzers::IsRankOfAJob(summary)) return true;
+    if (options_.rank >= 0 && summary.rank == options_.rank) return true;
     return ranked_seen_.fetch_add(1) == 0;
   }
 

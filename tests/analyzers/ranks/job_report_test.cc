@@ -84,6 +84,10 @@ TEST(IsJobTest, NeedsTwoRankedTraces) {
   one.push_back(unranked);
   EXPECT_FALSE(IsJob(one));
   EXPECT_TRUE(IsJob(EvenJob(2)));
+  // Two single-GPU runs, each "rank 0 of 1" (an AMP and an FP32 run of one script): not a job.
+  const std::vector<RankSummary> two_runs = {Rank({.rank = 0}, 1), Rank({.rank = 0}, 1)};
+  EXPECT_FALSE(IsJob(two_runs));
+  EXPECT_TRUE(IsJob(std::vector<RankSummary>{Rank({.rank = 0}, 0), Rank({.rank = 1}, 0)})) << "world size unknown";
 }
 
 TEST(StragglerTest, ComputeStragglerIsNamedWithThePeersWait) {
