@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """HTA's idle-time breakdown, re-implemented from its documented definition, for comparison with
-ampprof's idle-gap classification (docs/idle-gaps.md).
+ampprof's idle-gap classification (docs/step-account.md).
 
 HolisticTraceAnalysis (BreakdownAnalysis.get_idle_time_breakdown) works per CUDA stream on every GPU event
 with a stream (kernels, memcpys, memsets), sorted by start:

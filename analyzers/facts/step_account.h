@@ -41,7 +41,7 @@
 
 namespace ampprof::analyzers {
 
-struct AnalysisInput;
+class AnalysisInput;
 
 // What the account's window is.
 enum class AccountBasis : uint8_t {

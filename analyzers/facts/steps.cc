@@ -135,20 +135,6 @@ std::optional<Steps> UserRanges(const model::TraceModel& model) {
   return best;
 }
 
-// The device with the most kernels: kernel-based steps follow one device's timeline.
-std::optional<model::DeviceRow> BusiestDevice(const model::TraceModel& model) {
-  std::optional<model::DeviceRow> busiest;
-  size_t most = 0;
-  for (uint32_t i = 0; i < model.devices().size(); ++i) {
-    const size_t kernels = model.devices()[i].kernels.size();
-    if (kernels > most) {
-      most = kernels;
-      busiest = model::DeviceRow(i);
-    }
-  }
-  return busiest;
-}
-
 // Steps that each end with one occurrence of `boundary` kernels: (end of one, end of the next].
 Steps EndingWith(const model::TraceModel& model, std::span<const model::KernelRow> boundaries,
                  StepSource source, std::string label) {
@@ -229,6 +215,19 @@ constexpr std::string_view kAmpprofDomain = "ampprof";
 constexpr std::string_view kAmpprofPrefix = "ampprof:";
 
 }  // namespace
+
+std::optional<model::DeviceRow> BusiestDevice(const model::TraceModel& model) {
+  std::optional<model::DeviceRow> busiest;
+  size_t most = 0;
+  for (uint32_t i = 0; i < model.devices().size(); ++i) {
+    const size_t kernels = model.devices()[i].kernels.size();
+    if (kernels > most) {
+      most = kernels;
+      busiest = model::DeviceRow(i);
+    }
+  }
+  return busiest;
+}
 
 bool IsAmpprofRange(const model::TraceModel& model, const model::RangeLabel& label, std::string_view name) {
   const std::string_view text = model.Text(label.name);

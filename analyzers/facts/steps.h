@@ -30,7 +30,7 @@
 
 namespace ampprof::analyzers {
 
-struct AnalysisInput;  // analyzer.h, which holds the Steps of its trace
+class AnalysisInput;  // analysis_input.h, which holds the Steps of its trace
 
 // Fewer repetitions than this are not a loop, and say nothing about warm-up or medians.
 inline constexpr size_t kMinSteps = 3;
@@ -67,6 +67,10 @@ struct Steps {
 
 // The training steps of the trace, or nullopt when it marks no loop of at least kMinSteps iterations.
 std::optional<Steps> FindSteps(const AnalysisInput& input);
+
+// The GPU with the most kernels (the first of equals): kernel-based steps follow its timeline, and a
+// comparison and a timeline look at it. nullopt when the trace has no kernels.
+std::optional<model::DeviceRow> BusiestDevice(const model::TraceModel& model);
 
 // How many leading steps are warm-up: each is counted while it takes more than kWarmupFactor times the
 // median of the steps after the first. Needs at least kMinSteps steps; at most half of them are warm-up.

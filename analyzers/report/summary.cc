@@ -207,18 +207,6 @@ std::string ComputeLabel(const ComputeKey& key) {
   return label;
 }
 
-std::optional<model::DeviceRow> BusiestDevice(const TraceModel& model) {
-  std::optional<model::DeviceRow> busiest;
-  size_t most = 0;
-  for (uint32_t i = 0; i < model.devices().size(); ++i) {
-    if (model.devices()[i].kernels.size() > most) {
-      most = model.devices()[i].kernels.size();
-      busiest = model::DeviceRow(i);
-    }
-  }
-  return busiest;
-}
-
 TraceSummary Summarize(const AnalysisInput& input) {
   const TraceModel& model = input.model;
   TraceSummary summary;

@@ -32,7 +32,7 @@ namespace ampprof::analyzers {
 
 // One bucket of the step account as the views list it.
 struct AccountRow {
-  std::string key;    // stable, for scripts: "compute", "exposed_communication", "copies", "idle"
+  std::string key;    // stable, for scripts: "compute", "exposed_communication", "copies", "idle:<cause key>"
   std::string label;  // "GEMM on Tensor Cores, FP16", "exposed communication", "idle: waiting for kernel launches"
   base::DurationNs total_ns = 0;     // over the analysed window
   base::DurationNs per_step_ns = 0;  // total / steps
@@ -157,10 +157,6 @@ std::string CategoryLabel(const KernelClass& k);
 std::string ComputeLabel(const ComputeKey& key);
 
 TraceSummary Summarize(const AnalysisInput& input);
-
-// The GPU with the most kernels (the first of equals): the one a comparison and a timeline look at.
-// nullopt when the trace has no kernels.
-std::optional<model::DeviceRow> BusiestDevice(const model::TraceModel& model);
 
 }  // namespace ampprof::analyzers
 

@@ -7,7 +7,7 @@
 //
 // Layout, most important first: the header (trace, format, workload, rank, each GPU with its kernels
 // and busy fraction, span, steps, data quality), the verdict (analyzers/verdict.h), the findings in
-// the Report's order (most severe first, then by the time at stake) each with its evidence and its fix
+// the Report's order (most severe first, then by the step time their fix saves) each with its evidence and its fix
 // (analyzers/finding_fix.h), and the FP32 comparison when there is one. `verbose` adds the tables:
 // each GPU's idle time by cause and peak memory, the record counts, kernel time by category, the top
 // kernels and the first steps' times (text_tables.h). The data-quality counters that are not zero

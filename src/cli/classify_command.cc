@@ -89,13 +89,13 @@ int Classify(const ClassifyOptions& options) {
     for (const std::string& name : options.names) print(name);
   } else {
     std::string line;
-    while (std::getline(std::cin, line)) {
+    // A standard output that failed ends the loop: a closed pipe must not keep the command reading.
+    while (std::cout && std::getline(std::cin, line)) {
       if (!line.empty() && line.back() == '\r') line.pop_back();
       if (!line.empty()) print(line);
     }
   }
-  std::cout.flush();
-  return std::cout ? kExitOk : kExitBadInput;
+  return kExitOk;  // a failed standard output is said once, for every command, by FinishStandardOutput
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "src/cli/explain_command.h"
 #include "src/cli/export_command.h"
 #include "src/cli/run_command.h"
+#include "src/cli/standard_output.h"
 #include "src/cli/version_command.h"
 
 namespace ampprof::cli {
@@ -78,7 +79,10 @@ int RunCli(int argc, char** argv) {
   base::SetLogLevel(*level);
 
   for (const CommandAction& action : actions) {
-    if (action.command->parsed()) return action.run();
+    if (!action.command->parsed()) continue;
+    // run and compare exit with their workload's status: a lost report is said, not folded into it.
+    const std::string& name = action.command->get_name();
+    return FinishStandardOutput(name, action.run(), name == "run" || name == "compare");
   }
   fmt::print(std::cerr, "ampprof: a command is required: run, compare, analyze, export, explain, "
                         "classify or version (see 'ampprof --help')\n");

@@ -62,13 +62,14 @@ class SignalForwarding {
 std::vector<std::string> ChildEnvironment(const std::vector<std::pair<std::string, std::string>>& overrides) {
   // Each name once, with its last value, in the order the names first appear.
   std::vector<std::pair<std::string, std::string>> settings;
-  for (const auto& [name, value] : overrides) {
+  for (const auto& override_setting : overrides) {
+    const std::string& name = override_setting.first;
     const auto same = std::find_if(settings.begin(), settings.end(),
                                    [&](const auto& set) { return set.first == name; });
     if (same != settings.end()) {
-      same->second = value;
+      same->second = override_setting.second;
     } else {
-      settings.emplace_back(name, value);
+      settings.push_back(override_setting);
     }
   }
   std::vector<bool> placed(settings.size(), false);

@@ -1,12 +1,15 @@
 #include "src/cli/traced_run.h"
 
-#include <fstream>
 #include <iostream>
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
 #include "reports/html/html_reporter.h"
+#include "src/base/output_file.h"
+#include "src/base/output_target.h"
+#include "src/base/status.h"
+#include "src/base/terminal_text.h"
 #include "src/cli/kernel_rules_option.h"
 #include "src/cli/launcher.h"
 #include "src/cli/open_traces.h"
@@ -158,13 +161,20 @@ void SetWorkloadOutcome(std::span<analyzers::Report> reports, const analyzers::W
 
 void WriteHtmlReport(std::span<const analyzers::Report> reports, const std::string& path,
                      std::string_view command) {
-  std::ofstream file(path, std::ios::out | std::ios::trunc | std::ios::binary);
-  if (file) reports::RenderHtml(reports, file, {});
-  if (!file || !file.flush()) {
-    fmt::print(std::cerr, "ampprof {}: {}: cannot write the HTML report\n", command, path);
+  // Written like every other output (output_file.h): beside the target and renamed into place, every
+  // write checked, so that a full disk is said with its reason rather than leaving half a page.
+  const auto written = [&]() -> base::Status {
+    ASSIGN_OR_RETURN(const base::OutputTarget target, base::OutputTarget::Resolve(path));
+    ASSIGN_OR_RETURN(std::unique_ptr<base::OutputFile> output, base::OutputFile::Open(target));
+    reports::RenderHtml(reports, output->stream(), {});
+    return output->Commit();
+  }();
+  if (!written.ok()) {
+    fmt::print(std::cerr, "ampprof {}: the HTML report: {}\n", command,
+               base::EscapeControlCharacters(written.message()));
     return;
   }
-  fmt::print(std::cerr, "ampprof {}: HTML report: {}\n", command, path);
+  fmt::print(std::cerr, "ampprof {}: HTML report: {}\n", command, base::EscapeControlCharacters(path));
 }
 
 int ExitStatusForLaunchError(const base::Status& error) {

@@ -319,6 +319,14 @@ expect("an export to a full device is an error" EXIT 2 ONE_LINE_STDERR
 expect("an export whose summary cannot be printed is an error" EXIT 2 ONE_LINE_STDERR
        STDERR "standard output: cannot write: No space left on device"
        COMMAND sh -c "'${AMPPROF}' export --format nvtxt -o '${io}/summary.nvtxt' '${good}' > /dev/full")
+foreach(printing "explain" "explain gpu.launch_bound" "version" "classify volta_sgemm_128x64_nn")
+  expect("${printing} to a full standard output is an error" EXIT 2 ONE_LINE_STDERR
+         STDERR "^ampprof [a-z]+: standard output: cannot write: No space left on device\n$"
+         COMMAND sh -c "'${AMPPROF}' ${printing} > /dev/full")
+endforeach()
+expect("explain to a closed standard output is an error" EXIT 2 ONE_LINE_STDERR
+       STDERR "^ampprof explain: standard output: cannot write: Bad file descriptor\n$"
+       COMMAND sh -c "'${AMPPROF}' explain >&-")
 string(REPEAT "n" 300 long_name)
 expect("an output name too long: the reason" EXIT 2 ONE_LINE_STDERR STDERR "cannot write: File name too long"
        COMMAND "${AMPPROF}" analyze "${good}" -o "${io}/${long_name}.txt")

@@ -477,7 +477,7 @@ case_disk_full() {
   expect_kernels_reported
   expect_out '^data      RECORDS LOST: [0-9,]+ collector_write_errors \(data-loss\)'
   expect_no_out 'ampt_truncated_tail'
-  expect_err 'report.html: cannot write the HTML report$'
+  expect_err 'the HTML report: .*report.html: cannot write: No space left on device$'
 }
 
 # Traces of an earlier run are never overwritten or mixed with new ones; --force replaces them.

@@ -24,7 +24,7 @@ TEST(ModelBuilder, LinksKernelsToTheirLaunchingCall) {
   RecordBuilder b(builder);
   b.Launch("k1", {100, 110}, {120, 200});
   b.Launch("k2", {130, 140}, {200, 260});
-  b.Kernel("orphan", {300}, 310, /*correlation=*/999);
+  b.Kernel("orphan", 300, 310, /*correlation=*/999);
   const TraceModel model = std::move(builder).Build();
 
   ASSERT_EQ(model.kernels().size(), 3u);

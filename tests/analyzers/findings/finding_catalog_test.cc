@@ -29,8 +29,11 @@ constexpr std::string_view kDocumentedIds[] = {
 // The sections of every page, in this order (docs/findings/README.md, "Writing a page").
 constexpr std::string_view kSections[] = {
     "What it means", "How ampprof detects it", "Evidence in the report",
-    "How to fix it", "Where it was seen",
+    "What fixing it saves", "How to fix it", "Where it was seen",
 };
+constexpr size_t kDetectionSection = 1;
+constexpr size_t kSavingSection = 3;
+constexpr size_t kFixSection = 4;
 
 // Code in a page fits an 80-column terminal where `ampprof explain` indents it by six columns.
 constexpr size_t kMaxCodeLine = 74;
@@ -311,7 +314,7 @@ TEST(FindingDocsTest, EveryFixHasCodeToPaste) {
   for (const FindingDocFile& doc : EmbeddedFindingDocs()) {
     const std::vector<Section> sections = Sections(doc.markdown);
     ASSERT_EQ(sections.size(), std::size(kSections)) << doc.id;
-    const std::string fix = Joined(sections[3]);
+    const std::string fix = Joined(sections[kFixSection]);
     EXPECT_NE(fix.find("```python\n"), std::string::npos) << doc.id;
     EXPECT_NE(fix.find("torch"), std::string::npos) << doc.id;
   }
@@ -334,13 +337,44 @@ TEST(FindingDocsTest, CodeBlocksAreClosedAndFitATerminal) {
 }
 
 TEST(FindingDocsTest, DetectionDescribesTheMethodNotThresholds) {
-  // The numbers live in the analyzers, next to the code that applies them; a page that quotes them
-  // goes stale the day an analyzer is tuned.
+  // The detection is the method; the numbers are quoted once, under "What fixing it saves", where the
+  // next test holds them to the code that applies them.
   for (const FindingDocFile& doc : EmbeddedFindingDocs()) {
     const std::vector<Section> sections = Sections(doc.markdown);
     ASSERT_EQ(sections.size(), std::size(kSections)) << doc.id;
-    EXPECT_EQ(Joined(sections[1]).find('%'), std::string::npos) << doc.id;
+    EXPECT_EQ(Joined(sections[kDetectionSection]).find('%'), std::string::npos) << doc.id;
   }
+}
+
+TEST(FindingDocsTest, QuotedConstantsHaveTheirValuesInTheCode) {
+  // "What fixing it saves" names the thresholds as the code does: `kWarningShare` = 0.15, with the
+  // files that declare them in backquotes. Each such constant must be declared with that value in one
+  // of the files the section names, so that a tuned analyzer fails here until its page is updated.
+  const std::regex constant("`(k[A-Za-z0-9]+)` = ([0-9][0-9.']*[0-9]|[0-9])");
+  const std::regex source("`(analyzers/[a-z0-9_/]+\\.(cc|h))`");
+  size_t quoted = 0;
+  for (const FindingDocFile& doc : EmbeddedFindingDocs()) {
+    const std::vector<Section> sections = Sections(doc.markdown);
+    ASSERT_EQ(sections.size(), std::size(kSections)) << doc.id;
+    const std::string saves = Joined(sections[kSavingSection]);
+    std::vector<std::string> files;
+    for (auto match = std::sregex_iterator(saves.begin(), saves.end(), source); match != std::sregex_iterator();
+         ++match) {
+      const std::string text = ReadFile(std::filesystem::path(AMPPROF_SOURCE_DIR) / (*match)[1].str());
+      EXPECT_FALSE(text.empty()) << doc.id << " names " << (*match)[1] << ", which does not exist";
+      files.push_back(text);
+    }
+    for (auto match = std::sregex_iterator(saves.begin(), saves.end(), constant); match != std::sregex_iterator();
+         ++match) {
+      ++quoted;
+      const std::string declaration = (*match)[1].str() + " = " + (*match)[2].str() + ";";
+      const bool declared = std::any_of(files.begin(), files.end(), [&](const std::string& text) {
+        return text.find(declaration) != std::string::npos;
+      });
+      EXPECT_TRUE(declared) << doc.id << ": no file its saving section names declares " << declaration;
+    }
+  }
+  EXPECT_GT(quoted, 0u) << "the pattern matched no constant: the test no longer reads the pages";
 }
 
 TEST(FindingDocsTest, LinksBetweenPagesResolve) {
