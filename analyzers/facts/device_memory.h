@@ -28,7 +28,7 @@
 
 namespace ampprof::analyzers {
 
-struct AnalysisInput;
+class AnalysisInput;
 
 struct MemoryPeak {
   uint64_t bytes = 0;

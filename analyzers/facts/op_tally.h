@@ -21,7 +21,7 @@
 
 namespace ampprof::analyzers {
 
-struct AnalysisInput;
+class AnalysisInput;
 
 inline constexpr uint32_t kNoForwardOp = UINT32_MAX;
 

@@ -21,7 +21,7 @@
 
 namespace ampprof::analyzers {
 
-struct AnalysisInput;
+class AnalysisInput;
 
 enum class RunKind : uint8_t { kUnknown, kTraining, kInference };
 
