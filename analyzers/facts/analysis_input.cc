@@ -5,10 +5,20 @@
 namespace ampprof::analyzers {
 
 AnalysisInput::AnalysisInput(const model::TraceModel& trace)
-    : model(trace), signature_classes_(ClassifySignatures(trace)) {
-  // In this order: steps read kernel classes (GradScaler updates), the account reads both.
+    : model(trace), signature_classes_(ClassifySignatures(trace)), ops_(trace) {
+  // In this order: steps read kernel classes (GradScaler updates), the account reads both; the run kind
+  // reads classes and ops, memory the steps.
   steps_ = FindSteps(*this);
   account_ = BuildStepAccount(*this);
+  run_kind_ = DecideRunKind(*this);
+  memory_ = DescribeDeviceMemory(*this);
+}
+
+const DeviceMemory* AnalysisInput::MemoryOf(model::DeviceRow device) const {
+  for (const DeviceMemory& gpu : memory_) {
+    if (gpu.device == device) return &gpu;
+  }
+  return nullptr;
 }
 
 std::vector<KernelClass> ClassifySignatures(const model::TraceModel& model) {

@@ -2,18 +2,23 @@
 #define AMPPROF_ANALYZERS_FACTS_ANALYSIS_INPUT_H_
 
 // What every analysis of one trace reads: the model and the facts computed once from it (the class of
-// each kernel signature, the training steps, the step account), handed to the summary, the timeline,
-// the comparison and every finding. Built once per trace; nothing downstream classifies kernels, finds
+// each kernel signature, the op that launched each kernel, the training steps, the step account,
+// training or inference, device memory), handed to the summary, the timeline, the comparison and every
+// finding. Built once per trace; nothing downstream classifies kernels, attributes them to ops, finds
 // steps or splits time again.
 //
 //   const AnalysisInput input(model);
-//   input.ClassOf(kernel).category ...   input.steps() ...   input.account().Primary() ...
+//   input.ClassOf(kernel).category ...   input.ops().OpOf(kernel) ...   input.steps() ...
+//   input.account().Primary() ...   input.run_kind().kind ...   input.memory() ...
 
 #include <optional>
 #include <span>
 #include <vector>
 
+#include "analyzers/facts/device_memory.h"
 #include "analyzers/facts/kernel_classifier.h"
+#include "analyzers/facts/op_attribution.h"
+#include "analyzers/facts/run_kind.h"
 #include "analyzers/facts/step_account.h"
 #include "analyzers/facts/steps.h"
 #include "src/model/trace_model.h"
@@ -37,11 +42,21 @@ class AnalysisInput {
   const std::optional<Steps>& steps() const { return steps_; }
   // Every measured step's time by bucket, per device (step_account.h).
   const StepAccount& account() const { return account_; }
+  // The framework op that launched each kernel (op_attribution.h).
+  const OpAttribution& ops() const { return ops_; }
+  // Training or inference (run_kind.h).
+  const RunKindFacts& run_kind() const { return run_kind_; }
+  // Peak device memory per GPU (device_memory.h).
+  const std::vector<DeviceMemory>& memory() const { return memory_; }
+  const DeviceMemory* MemoryOf(model::DeviceRow device) const;
 
  private:
   std::vector<KernelClass> signature_classes_;
+  OpAttribution ops_;
   std::optional<Steps> steps_;
   StepAccount account_;
+  RunKindFacts run_kind_;
+  std::vector<DeviceMemory> memory_;
 };
 
 // Classifies every kernel signature of `model` (each distinct name once).

@@ -1,11 +1,16 @@
 #include "analyzers/findings/alignment_analyzer.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <utility>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "analyzers/facts/kernel_examples.h"
 #include "analyzers/findings/finding_support.h"
+#include "analyzers/findings/op_evidence.h"
 
 namespace ampprof::analyzers {
 namespace {
@@ -41,6 +46,66 @@ unsigned ElementBytes(DataType dtype) {
   }
 }
 
+// The ops that launched the unaligned kernels, with the dimensions that made the library pick them.
+struct UnalignedOps {
+  explicit UnalignedOps(const AnalysisInput& input) : tally(input) {}
+  OpTally tally;
+  // By op description, the multiple (in elements) its unaligned kernels' type needs: 8 for FP16/BF16.
+  std::map<uint32_t, int64_t> multiple;
+};
+
+// Evidence and a fix naming each of the top ops, its shapes and the dimensions that are not multiples.
+void NameOps(const AnalysisInput& input, const DeviceAccount& gpu, const UnalignedOps& ops, Finding& finding) {
+  constexpr size_t kOps = 3;
+  constexpr int64_t kPadTo = 8;  // the page's advice: multiples of 8 suit FP16/BF16 and TF32 alike
+  const OpAttribution& attribution = input.ops();
+  const std::string per(PerStepWords(input.account()));
+  bool any_shapes = false;
+  size_t named = 0;
+  for (const OpTime& op : ops.tally.ByTime()) {
+    if (named == kOps) break;
+    ++named;
+    const OpDescription& description = attribution.descriptions()[op.description];
+    const OpDescription& shaped =
+        op.forward != kNoForwardOp && !description.HasShapes() ? attribution.descriptions()[op.forward] : description;
+    const std::string label = StatementLiteral(OpLabel(attribution, op));
+    if (!shaped.HasShapes()) {
+      finding.evidence.push_back({"op", Statement(label + ": {time} " + per + ", {kernels:kernel} (no shapes recorded)",
+                                                  {Duration("time", gpu.PerStep(op.ns)), Count("kernels", op.kernels)})});
+      continue;
+    }
+    any_shapes = true;
+    const auto multiple = ops.multiple.find(op.description);
+    const std::vector<int64_t> dims = UnalignedGemmDims(shaped, multiple == ops.multiple.end() ? kPadTo : multiple->second);
+    if (dims.empty()) {
+      finding.evidence.push_back(
+          {"op", Statement(label + ": {time} " + per + ", {kernels:kernel}; its GEMM dimensions are multiples of 8, "
+                                   "so a stride or offset of an operand is not (a slice or a transposed view?)",
+                           {Duration("time", gpu.PerStep(op.ns)), Count("kernels", op.kernels)})});
+      continue;
+    }
+    std::vector<std::string> pads;
+    for (const int64_t dim : dims) pads.push_back(fmt::format("{} to {}", dim, RoundUpTo(dim, kPadTo)));
+    const std::string pad_text = fmt::format("{}", fmt::join(pads, ", "));
+    finding.evidence.push_back(
+        {"op", Statement(label + fmt::format(": {{time}} {}, {{kernels:kernel}}; {} {} not a multiple of 8 (pad {})", per,
+                                             fmt::join(dims, ", "), dims.size() == 1 ? "is" : "are", pad_text),
+                         {Duration("time", gpu.PerStep(op.ns)), Count("kernels", op.kernels)})});
+    if (finding.fix.empty()) {
+      finding.fix = fmt::format("Pad {} in {} to multiples of 8 ({}): the library then runs aligned Tensor-Core kernels",
+                                fmt::join(dims, ", "), OpLabel(attribution, op), pad_text);
+    }
+  }
+  finding.evidence.push_back(
+      {"source", Statement(any_shapes ? "alignN tags in CUTLASS kernel names (a naming convention); the ops and shapes "
+                                        "from the trace's framework ops that launched the kernels"
+                                      : attribution.attributed_kernels() > 0
+                                            ? "alignN tags in CUTLASS kernel names (a naming convention); the trace "
+                                              "records no op shapes (PyTorch profiler: record_shapes=True)"
+                                            : "alignN tags in CUTLASS kernel names (a naming convention); the trace has "
+                                              "no GEMM dimensions")});
+}
+
 struct Variant {
   uint64_t kernels = 0;
   base::DurationNs ns = 0;
@@ -58,6 +123,7 @@ std::vector<Finding> AnalyzeAlignment(const AnalysisInput& input) {
     uint64_t unaligned_kernels = 0;
     std::map<std::pair<DataType, uint8_t>, Variant> variants;  // by type and alignment
     KernelExamples examples;
+    UnalignedOps ops(input);
     for (model::KernelRow kernel : KernelsInWindow(input, gpu)) {
       const KernelClass& k = input.ClassOf(kernel);
       const bool matrix = k.category == KernelCategory::kGemm || k.category == KernelCategory::kConvolution;
@@ -74,6 +140,11 @@ std::vector<Finding> AnalyzeAlignment(const AnalysisInput& input) {
       ++variant.kernels;
       variant.ns += duration;
       examples.Add(model.KernelName(kernel), duration);
+      ops.tally.Add(kernel, duration);
+      if (const model::RangeRow op = input.ops().OpOf(kernel); op.valid()) {
+        int64_t& multiple = ops.multiple[input.ops().DescriptionIndex(op)];
+        multiple = std::max<int64_t>(multiple, kAlignedBytes / bytes);
+      }
     }
     base::DurationNs unaligned_ns = 0;
     base::DurationNs tagged_ns = 0;
@@ -112,9 +183,7 @@ std::vector<Finding> AnalyzeAlignment(const AnalysisInput& input) {
         {"Tensor-Core time whose kernel names give an alignment",
          Statement("{tagged} of {all} " + per, {Duration("tagged", gpu.PerStep(tagged_ns)),
                                                 Duration("all", gpu.PerStep(tensor_core_ns))})});
-    finding.evidence.push_back(
-        {"source", Statement("alignN tags in CUTLASS kernel names (a naming convention); the trace has no GEMM "
-                             "dimensions")});
+    NameOps(input, gpu, ops, finding);
     finding.examples = examples.Top(kExamples);
     findings.push_back(std::move(finding));
   }

@@ -6,6 +6,7 @@
 #include "analyzers/facts/precision.h"
 #include "analyzers/facts/throughput.h"
 #include "analyzers/findings/finding_support.h"
+#include "analyzers/findings/op_evidence.h"
 
 namespace ampprof::analyzers {
 namespace {
@@ -15,6 +16,7 @@ using base::DurationNs;
 // The realistic end of the saving must be at least this share of the step: below it, turning on AMP
 // (and GradScaler, and checking accuracy) is not worth the user's time for speed alone.
 constexpr double kWarningShare = 0.05;
+constexpr size_t kOps = 3;  // the ops named, by time
 
 struct Eligible {
   DurationNs simt_ns = 0;  // FP32 GEMMs and convolutions on CUDA cores (charged time)
@@ -23,7 +25,8 @@ struct Eligible {
   uint64_t tf32_kernels = 0;
 };
 
-Eligible MeasureEligible(const AnalysisInput& input, const DeviceAccount& gpu) {
+// `ops` gets the eligible kernels by the op that launched them.
+Eligible MeasureEligible(const AnalysisInput& input, const DeviceAccount& gpu, OpTally& ops) {
   // Kernel time per bucket first, then each bucket's charged share of it (concurrent kernels count once).
   std::map<ComputeKey, DurationNs> simt;
   std::map<ComputeKey, DurationNs> tf32;
@@ -38,9 +41,11 @@ Eligible MeasureEligible(const AnalysisInput& input, const DeviceAccount& gpu) {
     if (k.math == MathUnit::kCudaCore && k.dtype == DataType::kFp32) {
       simt[key] += duration;
       ++eligible.simt_kernels;
+      ops.Add(kernel, duration);
     } else if (k.math == MathUnit::kTensorCoreTf32) {
       tf32[key] += duration;
       ++eligible.tf32_kernels;
+      ops.Add(kernel, duration);
     }
   }
   for (const auto& [key, ns] : simt) eligible.simt_ns += ChargedTime(gpu, key, ns);
@@ -68,7 +73,8 @@ std::vector<Finding> AnalyzeAmpOpportunity(const AnalysisInput& input) {
     if (!from_simt) continue;  // no Tensor Cores: tensor_cores.unavailable
     const std::optional<SpeedupRange> from_tf32 =
         ExpectedSpeedup(device.compute_major, device.compute_minor, MatrixPath::kTf32TensorCores, consumer);
-    const Eligible eligible = MeasureEligible(input, gpu);
+    OpTally ops(input);
+    const Eligible eligible = MeasureEligible(input, gpu, ops);
     const DurationNs low = SavedBySpeedup(eligible.simt_ns, from_simt->realistic) +
                            (from_tf32 ? SavedBySpeedup(eligible.tf32_ns, from_tf32->realistic) : 0);
     const DurationNs high = SavedBySpeedup(eligible.simt_ns, from_simt->peak) +
@@ -124,7 +130,19 @@ std::vector<Finding> AnalyzeAmpOpportunity(const AnalysisInput& input) {
                              {Duration("low", finding.saving.low_ns), Duration("high", finding.saving.ns),
                               Fraction("low_share", finding.saving.low_fraction),
                               Fraction("high_share", finding.saving.fraction)})});
-    if (ampere_or_newer) {
+    for (Evidence& op : OpEvidence(input, gpu, ops, kOps)) finding.evidence.push_back(std::move(op));
+    if (input.run_kind().kind == RunKind::kInference) {
+      // No loss, no backward pass, no GradScaler: FP16 needs no loss scaling to run inference.
+      finding.fix = ampere_or_newer ? "Run the forward pass under autocast with BF16 or FP16; as a one-line first "
+                                      "step, let FP32 matmuls and convolutions use TF32."
+                                    : "Run the forward pass under autocast with FP16.";
+      finding.fix_code = std::string(ampere_or_newer ? "torch.backends.cuda.matmul.allow_tf32 = True   # first step: "
+                                                       "FP32 -> TF32 Tensor Cores\n"
+                                                       "torch.backends.cudnn.allow_tf32 = True\n"
+                                                     : "") +
+                         "with torch.inference_mode(), torch.autocast(\"cuda\", dtype=torch.float16):\n"
+                         "    out = model(x)";
+    } else if (ampere_or_newer) {
       finding.fix = "Run the forward pass and the loss under autocast with BF16 (no GradScaler needed); as a "
                     "one-line first step, let FP32 matmuls and convolutions use TF32.";
       finding.fix_code =

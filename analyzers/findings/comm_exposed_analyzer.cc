@@ -73,6 +73,9 @@ std::vector<Finding> AnalyzeCommunication(const AnalysisInput& input) {
                      {Duration("median", waiting->median_ns), Duration("shortest", waiting->shortest_ns)})});
       finding.fix = "Find the slow rank: analyse every rank's trace together (ampprof analyze DIR); the rank that "
                     "waits least in the collectives is the one the others wait for.";
+    } else if (input.run_kind().kind == RunKind::kInference) {
+      finding.fix = "Overlap the collectives with computation: issue them asynchronously and compute what does not "
+                    "depend on them meanwhile, or shard the model so that fewer collectives sit between layers.";
     } else {
       finding.fix = "Overlap communication with the backward pass: let DDP bucket gradients and start each "
                     "all-reduce as its bucket is ready, and skip it on accumulation steps.";

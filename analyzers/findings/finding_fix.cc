@@ -8,6 +8,25 @@ namespace ampprof::analyzers {
 namespace {
 
 constexpr std::string_view kFixHeading = "## How to fix it";
+constexpr std::string_view kInferenceOpening = "In an inference run";
+
+// The "How to fix it" section: from its heading to the next heading of its level.
+std::string_view FixSection(std::string_view page) {
+  size_t at = page.find(kFixHeading);
+  if (at == std::string_view::npos) return {};
+  std::string_view section = page.substr(at);
+  const size_t next = section.find("\n## ", kFixHeading.size());
+  return next == std::string_view::npos ? section : section.substr(0, next);
+}
+
+// The section's paragraph that opens with "In an inference run", or "".
+std::string_view InferenceParagraph(std::string_view section) {
+  const size_t at = section.find(std::string("\n\n") + std::string(kInferenceOpening));
+  if (at == std::string_view::npos) return {};
+  std::string_view rest = section.substr(at + 2);
+  const size_t end = rest.find("\n\n");
+  return end == std::string_view::npos ? rest : rest.substr(0, end);
+}
 
 // The first paragraph after the fix heading: the lines up to the first blank line.
 std::string_view FirstFixParagraph(std::string_view page) {
@@ -60,6 +79,13 @@ std::string FirstSentenceAsPlainText(std::string_view markdown_paragraph) {
   return sentence;
 }
 
-std::string FindingFix(std::string_view id) { return FirstSentenceAsPlainText(FirstFixParagraph(FindingDoc(id))); }
+std::string FindingFix(std::string_view id, RunKind run) {
+  const std::string_view page = FindingDoc(id);
+  if (run == RunKind::kInference) {
+    const std::string_view paragraph = InferenceParagraph(FixSection(page));
+    if (!paragraph.empty()) return FirstSentenceAsPlainText(paragraph);
+  }
+  return FirstSentenceAsPlainText(FirstFixParagraph(page));
+}
 
 }  // namespace ampprof::analyzers

@@ -10,10 +10,15 @@
 #include <string>
 #include <string_view>
 
+#include "analyzers/facts/run_kind.h"
+
 namespace ampprof::analyzers {
 
-// Empty when `id` has no page or its page no "How to fix it" section.
-std::string FindingFix(std::string_view id);
+// Empty when `id` has no page or its page no "How to fix it" section. For an inference run, the first
+// sentence of the section's paragraph that starts "In an inference run" when the page has one (the
+// pages whose first fix speaks of the loss, the backward pass, the optimizer or training have one), else
+// the same first sentence.
+std::string FindingFix(std::string_view id, RunKind run = RunKind::kTraining);
 
 // The first sentence of a Markdown paragraph as plain text: `code` and [links](target) lose their
 // markup, line breaks become spaces, and a closing ':' (which introduces a code block on the pages)

@@ -8,6 +8,7 @@
 #include "analyzers/facts/precision.h"
 #include "analyzers/facts/throughput.h"
 #include "analyzers/findings/finding_support.h"
+#include "analyzers/findings/op_evidence.h"
 
 namespace ampprof::analyzers {
 namespace {
@@ -52,6 +53,7 @@ std::vector<Finding> AnalyzeFp32Math(const AnalysisInput& input) {
     // GPU the trace does not describe and that ran no Tensor-Core kernel is not assumed to have any.
     if (TensorCoresOf(device, DescribePrecision(input, device)) != TensorCoreSupport::kYes) continue;
     CudaCoreTime counted;
+    OpTally ops(input);
     for (model::KernelRow kernel : KernelsInWindow(input, gpu)) {
       const KernelClass& k = input.ClassOf(kernel);
       const bool gemm = k.category == KernelCategory::kGemm;
@@ -66,6 +68,7 @@ std::vector<Finding> AnalyzeFp32Math(const AnalysisInput& input) {
       (gemm ? counted.gemm_kernels : counted.convolution_kernels) += 1;
       (gemm ? counted.gemm_ns : counted.convolution_ns) += duration;
       counted.examples.Add(model.KernelName(kernel), duration);
+      ops.Add(kernel, duration);
     }
     DurationNs charged = 0;
     for (const auto& [key, ns] : counted.kernel_ns) charged += ChargedTime(gpu, key, ns);
@@ -119,13 +122,23 @@ std::vector<Finding> AnalyzeFp32Math(const AnalysisInput& input) {
           {"grouped/depthwise convolutions on CUDA cores, not counted here",
            Statement("{time} (see conv.grouped_fallback)", {Duration("time", counted.grouped_ns)})});
     }
+    for (Evidence& op : OpEvidence(input, gpu, ops, kExamples)) finding.evidence.push_back(std::move(op));
     finding.examples = counted.examples.Top(kExamples);
-    finding.fix = "Put these ops under autocast (the forward pass and the loss, not only part of the model), make "
-                  "GEMM dimensions multiples of 8, and let the FP32 ones that remain use TF32.";
-    finding.fix_code =
-        "with torch.autocast(\"cuda\", dtype=torch.bfloat16):   # or float16 with GradScaler\n"
-        "    loss = loss_fn(model(x), y)                     # the whole forward and the loss\n"
-        "torch.backends.cuda.matmul.allow_tf32 = True          # what stays FP32 uses TF32";
+    if (input.run_kind().kind == RunKind::kInference) {
+      finding.fix = "Put these ops under autocast (the whole forward pass, not only part of the model), make GEMM "
+                    "dimensions multiples of 8, and let the FP32 ones that remain use TF32.";
+      finding.fix_code =
+          "with torch.inference_mode(), torch.autocast(\"cuda\", dtype=torch.bfloat16):\n"
+          "    out = model(x)                                  # the whole forward pass\n"
+          "torch.backends.cuda.matmul.allow_tf32 = True          # what stays FP32 uses TF32";
+    } else {
+      finding.fix = "Put these ops under autocast (the forward pass and the loss, not only part of the model), make "
+                    "GEMM dimensions multiples of 8, and let the FP32 ones that remain use TF32.";
+      finding.fix_code =
+          "with torch.autocast(\"cuda\", dtype=torch.bfloat16):   # or float16 with GradScaler\n"
+          "    loss = loss_fn(model(x), y)                     # the whole forward and the loss\n"
+          "torch.backends.cuda.matmul.allow_tf32 = True          # what stays FP32 uses TF32";
+    }
     findings.push_back(std::move(finding));
   }
   return findings;

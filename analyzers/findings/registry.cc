@@ -73,7 +73,7 @@ std::vector<Finding> RunAnalyzers(const AnalysisInput& input) {
     std::vector<Finding> found = analyzer.run(input);
     findings.insert(findings.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
   }
-  FillFixes(findings);
+  FillFixes(findings, input.run_kind().kind);
   SortFindings(findings);
   return findings;
 }
@@ -88,9 +88,9 @@ void SortFindings(std::vector<Finding>& findings) {
   });
 }
 
-void FillFixes(std::vector<Finding>& findings) {
+void FillFixes(std::vector<Finding>& findings, RunKind run) {
   for (Finding& finding : findings) {
-    if (finding.fix.empty()) finding.fix = FindingFix(finding.id);
+    if (finding.fix.empty()) finding.fix = FindingFix(finding.id, run);
   }
 }
 

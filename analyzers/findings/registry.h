@@ -36,7 +36,7 @@ std::vector<Finding> RunAnalyzers(const AnalysisInput& input);
 void SortFindings(std::vector<Finding>& findings);
 
 // Gives each finding without a fix of its own the first sentence of its page's "How to fix it".
-void FillFixes(std::vector<Finding>& findings);
+void FillFixes(std::vector<Finding>& findings, RunKind run = RunKind::kTraining);
 
 }  // namespace ampprof::analyzers
 

@@ -36,8 +36,11 @@ std::vector<Finding> AnalyzeTensorCoreAvailability(const AnalysisInput& input) {
                                                  Fraction("share", gpu.Share(matrix_ns))})});
     finding.evidence.push_back({"precision", mixed ? MixedPrecisionEvidence(DescribePrecision(input))
                                                    : Statement("FP32: no reduced-precision kernels")});
-    finding.fix = mixed ? "Train in FP32 on this GPU (AMP only adds casts and GradScaler's work), or move the job to "
-                          "a GPU with Tensor Cores (Volta or newer)."
+    const bool inference = input.run_kind().kind == RunKind::kInference;
+    finding.fix = mixed ? (inference ? "Run in FP32 on this GPU (autocast only adds casts), or move the job to a GPU "
+                                       "with Tensor Cores (Volta or newer)."
+                                     : "Train in FP32 on this GPU (AMP only adds casts and GradScaler's work), or "
+                                       "move the job to a GPU with Tensor Cores (Volta or newer).")
                         : "Keep FP32 on this GPU for speed; autocast would save memory only. A Volta or newer GPU "
                           "runs FP16/BF16 GEMMs and convolutions on Tensor Cores.";
     findings.push_back(std::move(finding));

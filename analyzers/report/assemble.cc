@@ -14,6 +14,7 @@ TraceAnalysis AnalyzeTrace(const AnalysisInput& input, const RunIdentity& identi
   report.summary = Summarize(input);
   report.findings = RunAnalyzers(input);
   report.timeline = BuildTimeline(input);
+  report.ops = BuildOpTable(input);
   for (const AnalyzerEntry& analyzer : AllAnalyzers()) {
     report.checks_run.insert(report.checks_run.end(), analyzer.ids.begin(), analyzer.ids.end());
   }
@@ -34,7 +35,7 @@ Report WithComparison(TraceAnalysis candidate, const BaselineRun& baseline, cons
   ComparisonResult result = Compare(baseline.profile, candidate.profile, pairing);
   if (result.finding) {
     report.findings.push_back(std::move(*result.finding));
-    FillFixes(report.findings);
+    FillFixes(report.findings, report.summary.run_kind);
     SortFindings(report.findings);
   }
   // After swapping, the report's own trace may be the FP32 one: the timelines follow the comparison.

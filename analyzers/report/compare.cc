@@ -81,6 +81,7 @@ ComparedRun Describe(const RunProfile& run, CompareBasis basis) {
   if (units > 0) described.kernels_per_unit = static_cast<double>(run.kernels) / static_cast<double>(units);
   described.reduced_precision = run.mixed_precision();
   described.peak_allocated_bytes = run.peak_allocated_bytes;
+  described.peak_reserved_bytes = run.peak_reserved_bytes;
   return described;
 }
 
@@ -118,6 +119,36 @@ std::vector<ComparisonRow> Rows(const RunProfile& baseline, const RunProfile& ca
   return rows;
 }
 
+// Ops autocast adds or removes (casts and the copies and allocations they make): not the workload's.
+bool IsPrecisionOp(std::string_view name) {
+  static constexpr std::string_view kOps[] = {"aten::to", "aten::_to_copy", "aten::copy_", "aten::empty",
+                                              "aten::empty_strided", "aten::empty_like", "aten::clone"};
+  return std::find(std::begin(kOps), std::end(kOps), name) != std::end(kOps);
+}
+
+// Two runs of one workload launch their kernels from the same ops, whatever the precision. A warning
+// when fewer than half of the ops of the run with fewer of them are in the other (both need a few).
+std::optional<Statement> DifferentWorkloads(const RunProfile& baseline, const RunProfile& candidate) {
+  constexpr size_t kMinOps = 3;
+  constexpr double kMinShared = 0.5;
+  std::vector<std::string_view> fp32;
+  std::vector<std::string_view> amp;
+  for (const std::string& name : baseline.op_names) {
+    if (!IsPrecisionOp(name)) fp32.push_back(name);
+  }
+  for (const std::string& name : candidate.op_names) {
+    if (!IsPrecisionOp(name)) amp.push_back(name);
+  }
+  if (fp32.size() < kMinOps || amp.size() < kMinOps) return std::nullopt;
+  std::vector<std::string_view> shared;
+  std::set_intersection(fp32.begin(), fp32.end(), amp.begin(), amp.end(), std::back_inserter(shared));
+  const size_t fewer = std::min(fp32.size(), amp.size());
+  if (static_cast<double>(shared.size()) >= kMinShared * static_cast<double>(fewer)) return std::nullopt;
+  return Statement("different workloads: the runs share {shared} of the {fewer} framework ops that launch the "
+                   "kernels of the run with fewer (are they the same model and input?)",
+                   {Count("shared", shared.size()), Count("fewer", fewer)});
+}
+
 RunPair PairOf(const RunProfile& baseline, const RunProfile& candidate) {
   if (!baseline.mixed_precision() && candidate.mixed_precision()) return RunPair::kFp32VsMixed;
   if (baseline.mixed_precision() && !candidate.mixed_precision()) return RunPair::kSwapped;
@@ -148,11 +179,12 @@ void AddNotes(const RunProfile& baseline, const RunProfile& candidate, const std
       break;
     default: break;
   }
-  // Same GPU model?
+  // Same GPU model, job shape and workload? Otherwise the difference is not precision's alone.
+  std::vector<Statement>& warnings = comparison.warnings;
   if (!baseline.device.empty() && !candidate.device.empty()) {
     if (baseline.device != candidate.device) {
-      notes.emplace_back("different GPUs: " + baseline.device + " and " + candidate.device +
-                         ": the difference mixes hardware with precision");
+      warnings.emplace_back("different GPUs: " + baseline.device + " (FP32) and " + candidate.device +
+                            " (mixed precision): the difference mixes hardware with precision");
     }
   } else if (baseline.device.empty() && candidate.device.empty()) {
     notes.emplace_back("neither trace names its GPU: could not check that both ran on the same model");
@@ -160,16 +192,19 @@ void AddNotes(const RunProfile& baseline, const RunProfile& candidate, const std
     notes.emplace_back(std::string("the ") + (baseline.device.empty() ? "FP32" : "mixed-precision") +
                        " trace does not name its GPU: could not check that both ran on the same model");
   }
-  // Same job shape?
   if (baseline.identity.world_size != candidate.identity.world_size &&
       baseline.identity.world_size > 0 && candidate.identity.world_size > 0) {
-    notes.emplace_back(Statement("different world sizes: {fp32} ranks and {amp} ranks",
-                                 {Count("fp32", static_cast<uint64_t>(baseline.identity.world_size)),
-                                  Count("amp", static_cast<uint64_t>(candidate.identity.world_size))}));
+    warnings.emplace_back(Statement("different world sizes: {fp32} ranks in the FP32 run, {amp} in the "
+                                    "mixed-precision run: each rank's share of the work differs",
+                                    {Count("fp32", static_cast<uint64_t>(baseline.identity.world_size)),
+                                     Count("amp", static_cast<uint64_t>(candidate.identity.world_size))}));
   }
   if (baseline.identity.rank >= 0 && candidate.identity.rank >= 0 && baseline.identity.rank != candidate.identity.rank) {
-    notes.emplace_back("compared " + baseline.identity.label + " with " + candidate.identity.label +
-                       ": different ranks may do different work");
+    warnings.emplace_back("different ranks: FP32 " + baseline.identity.label + " against mixed-precision " +
+                          candidate.identity.label + ": different ranks may do different work");
+  }
+  if (const std::optional<Statement> workloads = DifferentWorkloads(baseline, candidate)) {
+    warnings.push_back(*workloads);
   }
   if (comparison.basis == CompareBasis::kWholeRun) {
     const char* which = baseline.per_step ? "the mixed-precision trace marks" : candidate.per_step ? "the FP32 trace marks"
@@ -251,11 +286,29 @@ Finding SlowerFinding(const RunProfile& candidate_profile, const Comparison& com
                        (row.explained_by.empty() ? "" : " (" + row.explained_by + ")"),
                    {Duration("change", row.change_ns())})});
   }
+  for (const Statement& warning : comparison.warnings) finding.evidence.push_back({"warning", warning});
   for (const Statement& note : comparison.notes) finding.evidence.push_back({"note", note});
   const DurationNs lost = std::max<DurationNs>(0, candidate.time_ns - baseline.time_ns);
   finding.saving = Saving::Exact(lost, base::ShareOf(lost, candidate.time_ns),
                                  "the step time the AMP run loses against FP32 (the fixes the rows name win it back)");
   return finding;
+}
+
+std::vector<std::string> OpNames(const AnalysisInput& input) {
+  const OpAttribution& ops = input.ops();
+  if (!ops.has_ops()) return {};
+  std::vector<bool> launched(ops.descriptions().size(), false);
+  for (uint32_t k = 0; k < input.model.kernels().size(); ++k) {
+    const model::RangeRow op = ops.OpOf(model::KernelRow(k));
+    if (op.valid()) launched[ops.DescriptionIndex(op)] = true;
+  }
+  std::vector<std::string> names;
+  for (size_t i = 0; i < launched.size(); ++i) {
+    if (launched[i]) names.push_back(ops.descriptions()[i].name);
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
 }
 
 }  // namespace
@@ -287,7 +340,11 @@ RunProfile ProfileRun(const AnalysisInput& input) {
   profile.device_id = busiest.device_id;
   profile.compute_major = busiest.compute_major;
   profile.compute_minor = busiest.compute_minor;
-  profile.peak_allocated_bytes = model::PeakDeviceAllocated(model, gpu->device);
+  if (const DeviceMemory* memory = input.MemoryOf(gpu->device)) {
+    if (memory->allocated) profile.peak_allocated_bytes = memory->allocated->bytes;
+    if (memory->reserved) profile.peak_reserved_bytes = memory->reserved->bytes;
+  }
+  profile.op_names = OpNames(input);
   profile.has_account = true;
   profile.per_step = input.account().basis == AccountBasis::kMeasuredSteps;
   profile.steps = gpu->steps();

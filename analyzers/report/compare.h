@@ -71,7 +71,12 @@ struct RunProfile {
   base::DurationNs busy_ns = 0;
   uint64_t kernels = 0;  // in the window
   std::vector<ProfileBucket> buckets;
-  std::optional<uint64_t> peak_allocated_bytes = std::nullopt;  // busiest GPU (PeakDeviceAllocated)
+  // Busiest GPU (device_memory.h): the highest memory allocated and the allocator's reserved.
+  std::optional<uint64_t> peak_allocated_bytes = std::nullopt;
+  std::optional<uint64_t> peak_reserved_bytes = std::nullopt;
+  // The names of the framework ops that launched kernels, sorted (empty without ops): what tells two
+  // workloads apart.
+  std::vector<std::string> op_names;
   // Precision, over all kernels: what says whether autocast was on.
   base::DurationNs matrix_ns = 0;          // GEMM, convolution and attention kernels
   base::DurationNs reduced_matrix_ns = 0;  // of those, in FP16/BF16/FP8 (or on FP16 Tensor Cores)
@@ -120,6 +125,7 @@ struct ComparedRun {
   bool reduced_precision = false;  // has FP16/BF16 GEMM/convolution/attention kernels
   bool data_loss = false;
   std::optional<uint64_t> peak_allocated_bytes = std::nullopt;  // device memory, when recorded
+  std::optional<uint64_t> peak_reserved_bytes = std::nullopt;
 };
 
 struct Comparison {
@@ -129,7 +135,10 @@ struct Comparison {
   ComparedRun candidate;  // mixed precision
   double speedup = 0.0;   // baseline time / candidate time; 0 when either run has no GPU time
   std::vector<ComparisonRow> rows;  // by absolute change, largest first; rows zero in both left out
-  std::vector<Statement> notes;     // what qualifies the comparison: GPUs differ, not FP32, not AMP, ...
+  // What makes the two runs different jobs, so that the difference is not precision's alone: other GPU
+  // models, world sizes, ranks or workloads. Every view prints them as warnings.
+  std::vector<Statement> warnings;
+  std::vector<Statement> notes;     // what qualifies the comparison: not FP32, not AMP, how paired, ...
 };
 
 struct ComparisonResult {

@@ -14,6 +14,7 @@
 
 #include "analyzers/report/compare.h"
 #include "analyzers/findings/finding.h"
+#include "analyzers/report/op_table.h"
 #include "analyzers/report/summary.h"
 #include "analyzers/report/timeline.h"
 #include "analyzers/report/workload_outcome.h"
@@ -40,6 +41,8 @@ struct Report {
   // a comparison, the baseline's too, so that the views can show both runs' steps side by side.
   std::optional<Timeline> timeline;
   std::optional<Timeline> baseline_timeline;
+  // GPU time by the framework op that launched it (op_table.h); nullopt when the trace has no ops.
+  std::optional<OpTable> ops;
   base::Stats stats;  // data quality: every view prints the non-zero ones
 };
 

@@ -103,13 +103,23 @@ DeviceSummary SummarizeDevice(const AnalysisInput& input, model::DeviceRow row) 
   for (const model::Stream& stream : model.streams()) {
     if (stream.device == row && !stream.kernels.empty()) ++summary.streams_with_kernels;
   }
+  if (const DeviceMemory* memory = input.MemoryOf(row)) {
+    summary.memory_source = memory->source == records::MemorySource::kFrameworkAllocator ? "allocator" : "driver";
+    if (memory->allocated) {
+      summary.peak_allocated_bytes = memory->allocated->bytes;
+      summary.peak_allocated_step = memory->allocated->step;
+    }
+    if (memory->reserved) {
+      summary.peak_reserved_bytes = memory->reserved->bytes;
+      summary.peak_reserved_step = memory->reserved->step;
+    }
+  }
   if (device.kernels.empty()) return summary;
   const model::KernelTable& kernels = model.kernels();
   base::TimeNs last_end = kernels.end[KernelRow(device.kernels.begin_value)];
   for (KernelRow kernel : device.kernels) last_end = std::max(last_end, kernels.end[kernel]);
   summary.span = base::Interval{kernels.start[KernelRow(device.kernels.begin_value)], last_end};
   if (const DeviceAccount* gpu = input.account().Of(row)) summary.account = SummarizeAccount(input.account(), *gpu);
-  summary.peak_allocated_bytes = model::PeakDeviceAllocated(model, row);
   return summary;
 }
 
@@ -201,6 +211,8 @@ TraceSummary Summarize(const AnalysisInput& input) {
   const TraceModel& model = input.model;
   TraceSummary summary;
   summary.workload = DescribeWorkload(model);
+  summary.run_kind = input.run_kind().kind;
+  summary.run_kind_evidence = input.run_kind().evidence;
   summary.collector_note = DescribeCollectorRecording(model);
   summary.processes = static_cast<uint32_t>(model.processes().size());
   summary.threads = static_cast<uint32_t>(model.threads().size());

@@ -72,9 +72,15 @@ struct DeviceSummary {
   uint32_t streams_with_kernels = 0;
   std::optional<base::Interval> span;        // the device span
   std::optional<AccountSummary> account;     // nullopt when the device has no kernels in the analysed window
-  // Highest sum of device allocations minus frees over the trace, counted from its start (memory held
-  // before tracing began is not seen); nullopt when the trace recorded no allocations for the device.
+  // Device memory (device_memory.h): the highest memory allocated (the framework allocator's "Total
+  // Allocated", else the highest sum of allocations minus frees from the trace's start, cudaMalloc's
+  // when that is all the trace records) and reserved (the allocator's "Total Reserved"), and the step
+  // (an index as in StepTime, -1 for none) where each peak was first reached; nullopt when not recorded.
   std::optional<uint64_t> peak_allocated_bytes;
+  int32_t peak_allocated_step = -1;
+  std::optional<uint64_t> peak_reserved_bytes;
+  int32_t peak_reserved_step = -1;
+  std::string memory_source;  // "allocator" (PyTorch's caching allocator), "driver" (cudaMalloc), ""
 };
 
 struct ProcessSummary {
@@ -105,6 +111,8 @@ inline constexpr size_t kMaxStepTimes = 32;
 
 struct TraceSummary {
   std::string workload;  // what ran, from the trace's metadata or process command line
+  RunKind run_kind = RunKind::kUnknown;  // training or inference (run_kind.h)
+  std::string run_kind_evidence;
   // What ampprof's collector says about its own recording when it was not the whole story: it was
   // off (another CUPTI tool attached), its capture window never opened, CUPTI refused some kinds.
   // Empty for a complete recording and for traces from other tools.

@@ -83,6 +83,13 @@ bool ReadTriple(od::value value, int64_t (&out)[3]) {
   return true;
 }
 
+bool ReadOptionalInt(od::value value, std::optional<int64_t>& out) {
+  int64_t number;
+  if (!ReadInt(value, number)) return false;
+  out = number;
+  return true;
+}
+
 // Reads one member of "args" into `args` if ampprof uses it; false when it has the wrong type.
 bool ReadArg(std::string_view key, od::value value, EventArgs& args) {
   static constexpr std::pair<std::string_view, int64_t EventArgs::*> kIntegers[] = {
@@ -98,6 +105,19 @@ bool ReadArg(std::string_view key, od::value value, EventArgs& args) {
   };
   for (const auto& [name, member] : kIntegers) {
     if (key == name) return ReadInt(value, args.*member);
+  }
+  static constexpr std::pair<std::string_view, std::optional<int64_t> EventArgs::*> kOptionalIntegers[] = {
+      {"Sequence number", &EventArgs::sequence_number},
+      {"Fwd thread id", &EventArgs::forward_thread},
+      {"Bytes", &EventArgs::memory_bytes},
+      {"Device Type", &EventArgs::device_type},
+      {"Device Id", &EventArgs::device_id},
+      {"Addr", &EventArgs::address},
+      {"Total Allocated", &EventArgs::total_allocated},
+      {"Total Reserved", &EventArgs::total_reserved},
+  };
+  for (const auto& [name, member] : kOptionalIntegers) {
+    if (key == name) return ReadOptionalInt(value, args.*member);
   }
   if (key == "grid") return ReadTriple(value, args.grid);
   if (key == "block") return ReadTriple(value, args.block);
@@ -163,6 +183,9 @@ bool KinetoEventParser::Parse(std::string_view json, KinetoEvent& event) {
   }
   // ph and cat point into the parser's string buffer, which holds until the next document.
   event.category = CategoryOf(cat, ph);
+  // Memory events are instants told by their name: 2021 traces give them no "cat", current ones
+  // "cpu_instant_event", which other instants share.
+  if (ph == "i" && event.name == "[memory]") event.category = EventCategory::kMemory;
   return true;
 }
 

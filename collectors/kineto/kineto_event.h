@@ -34,6 +34,7 @@ enum class EventCategory {
   kUserAnnotation,
   kGpuUserAnnotation,
   kMetadata,  // "ph": "M" (process_name, thread_name, ...)
+  kMemory,    // "ph": "i", "name": "[memory]": the PyTorch allocator's allocations and frees
 };
 
 // "kernel" and the 2021 "Kernel" are the same category, and so on.
@@ -68,6 +69,18 @@ struct EventArgs {
   std::string_view name;         // metadata events: process or thread name
   std::string_view input_dims;   // raw JSON, cpu_op with record_shapes
   std::string_view input_types;  // raw JSON
+  // cpu_op: autograd's sequence number, shared by a forward op and its backward; "Fwd thread id" is
+  // non-zero on the backward ops autograd runs (the forward thread, as the profiler numbers threads).
+  std::optional<int64_t> sequence_number;
+  std::optional<int64_t> forward_thread;
+  // [memory] events (profile_memory=True): "Bytes" (negative for a free), the device, and what the
+  // caching allocator holds after the event.
+  std::optional<int64_t> memory_bytes;
+  std::optional<int64_t> device_type;  // c10::DeviceType: 0 CPU, 1 CUDA
+  std::optional<int64_t> device_id;
+  std::optional<int64_t> address;
+  std::optional<int64_t> total_allocated;
+  std::optional<int64_t> total_reserved;
 };
 
 class KinetoEventParser {

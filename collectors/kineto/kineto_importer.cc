@@ -237,6 +237,7 @@ class Importer {
       case EventCategory::kCpuOp: return AddRange(*start, end, records::RangeCategory::kCpuOp);
       case EventCategory::kUserAnnotation:
         return AddRange(*start, end, records::RangeCategory::kUserAnnotation);
+      case EventCategory::kMemory: return AddMemory(*start);
       default: return;
     }
   }
@@ -376,13 +377,45 @@ class Importer {
     range.tid = FoldId(event_.tid);
     range.category = category;
     range.name = records::InternCapped(sink_, event_.name);
+    // Kept as a JSON object so that analyzers can parse shapes and dtypes back. The forward thread is
+    // there only on backward ops (it is 0 on forward ops): a few distinct values, so ranges still share
+    // labels, where the sequence number, distinct for every op call, has a field of its own.
+    const bool backward = args_.forward_thread.value_or(0) > 0;
     if (!args_.input_dims.empty() || !args_.input_types.empty()) {
-      // Kept as a JSON object so that analyzers can parse shapes and dtypes back.
-      range.args = records::InternCapped(sink_, fmt::format(R"({{"Input Dims": {}, "Input type": {}}})",
-                                                      args_.input_dims.empty() ? "[]" : args_.input_dims,
-                                                      args_.input_types.empty() ? "[]" : args_.input_types));
+      range.args = records::InternCapped(
+          sink_, fmt::format(R"({{"Input Dims": {}, "Input type": {}{}}})",
+                             args_.input_dims.empty() ? "[]" : args_.input_dims,
+                             args_.input_types.empty() ? "[]" : args_.input_types,
+                             backward ? fmt::format(R"(, "Fwd thread id": {})", *args_.forward_thread) : ""));
+    } else if (backward) {
+      range.args = records::InternCapped(sink_, fmt::format(R"({{"Fwd thread id": {}}})", *args_.forward_thread));
     }
+    range.sequence_number = args_.sequence_number.value_or(-1) >= 0 ? *args_.sequence_number : -1;
     sink_.Add(range);
+  }
+
+  // A [memory] event of PyTorch's caching allocator (profile_memory=True). Only device memory is kept:
+  // "Device Type" 1 is CUDA; host allocations (0) say nothing about the GPU.
+  void AddMemory(base::TimeNs timestamp) {
+    constexpr int64_t kCudaDeviceType = 1;
+    if (args_.device_type != kCudaDeviceType || !args_.memory_bytes) return;
+    NoteProcess();
+    records::MemoryRecord memory;
+    memory.timestamp = timestamp;
+    memory.pid = FoldId(event_.pid);
+    memory.device_id = NonNegative(args_.device_id.value_or(0));
+    const int64_t bytes = *args_.memory_bytes;
+    memory.operation = bytes < 0 ? records::MemoryOperation::kRelease : records::MemoryOperation::kAllocate;
+    memory.bytes = bytes < 0 ? static_cast<uint64_t>(-(bytes + 1)) + 1 : static_cast<uint64_t>(bytes);
+    memory.memory_kind = MemoryKind::kDevice;
+    memory.address = static_cast<uint64_t>(args_.address.value_or(0));
+    memory.source = records::MemorySource::kFrameworkAllocator;
+    auto total = [](std::optional<int64_t> value) {
+      return value && *value >= 0 ? static_cast<uint64_t>(*value) : records::MemoryRecord::kUnknownTotal;
+    };
+    memory.total_allocated = total(args_.total_allocated);
+    memory.total_reserved = total(args_.total_reserved);
+    sink_.Add(memory);
   }
 
   // ---- After the last event ----

@@ -1,7 +1,7 @@
 #ifndef AMPPROF_COLLECTORS_RECORDS_AMPT_FORMAT_H_
 #define AMPPROF_COLLECTORS_RECORDS_AMPT_FORMAT_H_
 
-// The .ampt trace file format, version 1.1: the layout shared by AmptWriter and the reader.
+// The .ampt trace file format, version 1.2: the layout shared by AmptWriter and the reader.
 // docs/formats/ampt.md is the prose description; this file is the definition.
 //
 //   file    = file_header chunk*
@@ -36,7 +36,9 @@ namespace ampprof::records::ampt {
 
 inline constexpr std::array<uint8_t, 8> kMagic = {0x89, 'A', 'M', 'P', 'T', '\r', '\n', 0x1a};
 inline constexpr uint16_t kMajorVersion = 1;
-inline constexpr uint16_t kMinorVersion = 1;  // 1.1: records chunks carry a sequence number
+// 1.1: records chunks carry a sequence number. 1.2: ranges carry a sequence number, memory records
+// their source and the allocator's totals (fields appended).
+inline constexpr uint16_t kMinorVersion = 2;
 // The first minor version whose records chunks carry a sequence number.
 inline constexpr uint16_t kFirstSequencedMinorVersion = 1;
 inline constexpr uint32_t kChunkSequenceModulus = 1u << 16;

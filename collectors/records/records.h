@@ -77,6 +77,10 @@ enum class RangeCategory : uint8_t { kNvtx, kCpuOp, kUserAnnotation };
 // was open when the process died is still visible.
 enum class MarkKind : uint8_t { kInstant, kRangeStart, kRangeEnd };
 enum class MemoryOperation : uint8_t { kAllocate, kRelease };
+// Which layer a memory record is from. kDriver: cudaMalloc/cuMemAlloc and their frees (CUPTI, Nsight
+// Systems): for a framework with a caching allocator, the memory it reserves. kFrameworkAllocator: the
+// framework's own allocator handing tensors out and taking them back (PyTorch profiler [memory] events).
+enum class MemorySource : uint8_t { kDriver, kFrameworkAllocator };
 enum class OverheadKind : uint8_t {
   kUnknown,
   kDriverCompiler,
@@ -103,6 +107,8 @@ template <> inline constexpr uint8_t kEnumMax<RangeCategory> =
 template <> inline constexpr uint8_t kEnumMax<MarkKind> = static_cast<uint8_t>(MarkKind::kRangeEnd);
 template <> inline constexpr uint8_t kEnumMax<MemoryOperation> =
     static_cast<uint8_t>(MemoryOperation::kRelease);
+template <> inline constexpr uint8_t kEnumMax<MemorySource> =
+    static_cast<uint8_t>(MemorySource::kFrameworkAllocator);
 template <> inline constexpr uint8_t kEnumMax<OverheadKind> =
     static_cast<uint8_t>(OverheadKind::kCollectorWrite);
 
@@ -289,12 +295,17 @@ struct RangeRecord {
   StringId domain;  // NVTX domain ("" for the default domain, "ampprof" for ampprof's own)
   StringId name;
   StringId args;    // free text the source attached (e.g. "sizes = [[20, 128], [128]]"), may be empty
+  // (1.2) The framework's sequence number of an op (PyTorch's autograd "Sequence number"): a forward op
+  // and the backward op autograd runs for it share it. -1 when the source gives none. Kept apart from
+  // `args`, which would otherwise be distinct for every op call.
+  int64_t sequence_number = -1;
 
   friend bool operator==(const RangeRecord&, const RangeRecord&) = default;
 
   template <typename Self, typename Visitor>
   static void Fields(Self& r, Visitor&& v) {
-    v(r.start), v(r.end), v(r.pid), v(r.tid), v(r.category), v(r.domain), v(r.name), v(r.args);
+    v(r.start), v(r.end), v(r.pid), v(r.tid), v(r.category), v(r.domain), v(r.name), v(r.args),
+        v(r.sequence_number);
   }
 };
 
@@ -320,6 +331,9 @@ struct MarkRecord {
 
 // A device memory allocation or release.
 struct MemoryRecord {
+  // The totals the source did not record.
+  static constexpr uint64_t kUnknownTotal = UINT64_MAX;
+
   TimeNs timestamp = 0;
   uint32_t pid = 0;
   uint32_t device_id = 0;
@@ -328,13 +342,18 @@ struct MemoryRecord {
   MemoryKind memory_kind = MemoryKind::kUnknown;
   uint64_t address = 0;
   uint64_t bytes = 0;
+  // (1.2) Which allocator this is, and what the framework's allocator said it held on the device just
+  // after this event (PyTorch's "Total Allocated" and "Total Reserved"), or kUnknownTotal.
+  MemorySource source = MemorySource::kDriver;
+  uint64_t total_allocated = kUnknownTotal;
+  uint64_t total_reserved = kUnknownTotal;
 
   friend bool operator==(const MemoryRecord&, const MemoryRecord&) = default;
 
   template <typename Self, typename Visitor>
   static void Fields(Self& r, Visitor&& v) {
     v(r.timestamp), v(r.pid), v(r.device_id), v(r.stream_id), v(r.operation), v(r.memory_kind),
-        v(r.address), v(r.bytes);
+        v(r.address), v(r.bytes), v(r.source), v(r.total_allocated), v(r.total_reserved);
   }
 };
 

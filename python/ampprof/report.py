@@ -119,8 +119,9 @@ class TraceReport:
         return self.summary["top_kernels"]
 
     @property
-    def ops(self) -> Optional[List[Dict[str, Any]]]:
-        """The `ops` list when the JSON has one; schema 2 as written today has none, so None."""
+    def ops(self) -> Optional[Dict[str, Any]]:
+        """The op table (the JSON's `ops`: the GPU it is about, how many kernels were linked to an op, and
+        `rows`, one per op and input shapes), or None when the trace links no kernel to an op."""
         return self.json.get("ops")
 
     @property

@@ -59,7 +59,8 @@ def _rows(report) -> Dict[str, List[Dict[str, Any]]]:
             rows.setdefault("comparison", []).extend(
                 {"report": label, **row} for row in trace.comparison["rows"])
         if trace.ops is not None:
-            rows.setdefault("ops", []).extend({"report": label, **op} for op in trace.ops)
+            rows.setdefault("ops", []).extend(
+                {"report": label, "device_id": trace.ops["device_id"], **op} for op in trace.ops["rows"])
     return rows
 
 

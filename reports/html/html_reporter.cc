@@ -10,6 +10,7 @@
 
 #include "analyzers/findings/finding_catalog.h"
 #include "analyzers/report/verdict.h"
+#include "reports/common/memory_text.h"
 #include "reports/common/statement_text.h"
 #include "analyzers/report/workload_outcome.h"
 #include "reports/html/html_assets.h"
@@ -117,9 +118,10 @@ void RenderVerdict(const Context& ctx, std::ostream& out) {
     Card(out, fmt::format("GPU {} busy", device.device_id), FormatPercent(device.account->busy_fraction),
          fmt::format("of the analysed {}; {} kernels{}", FormatDuration(device.account->window.duration()),
                      Count(device.kernels), device.name.empty() ? "" : "; " + device.name));
-    if (device.peak_allocated_bytes) {
+    if (device.peak_allocated_bytes || device.peak_reserved_bytes) {
       Card(out, fmt::format("GPU {} peak memory", device.device_id),
-           base::FormatBytes(*device.peak_allocated_bytes), "allocated by the traced process");
+           base::FormatBytes(device.peak_allocated_bytes ? *device.peak_allocated_bytes : *device.peak_reserved_bytes),
+           DeviceMemoryText(device));
     }
   }
   Card(out, "kernels", Count(summary.kernels), fmt::format("{} in all kernels", FormatDuration(summary.kernel_time_ns)));
@@ -146,8 +148,7 @@ void RenderRunColumn(const analyzers::ComparedRun& run, std::string_view name, b
   row(per_step ? "GPU time per step" : "GPU time", FormatDuration(run.gpu_time_ns));
   row("GPU busy", FormatPercent(run.busy_fraction));
   row(per_step ? "kernels per step" : "kernels", fmt::format("{:.0f}", run.kernels_per_unit));
-  row("peak memory",
-      run.peak_allocated_bytes ? base::FormatBytes(*run.peak_allocated_bytes) : "not recorded");
+  row("peak memory", PeakMemoryText(run.peak_allocated_bytes, run.peak_reserved_bytes));
   out << "</dl></div>\n";
 }
 
@@ -173,7 +174,12 @@ void RenderComparison(const Context& ctx, std::ostream& out) {
   const bool per_step = c.basis == analyzers::CompareBasis::kMedianStep;
   fmt::print(out, "<section class=\"compare\" id=\"{}\">\n<h2>FP32 vs mixed precision</h2>\n",
              ctx.Anchor("compare"));
-  if (c.speedup > 0) {
+  if (c.speedup > 0 && (c.pair == analyzers::RunPair::kBothFp32 || c.pair == analyzers::RunPair::kBothMixed)) {
+    fmt::print(out, "<p class=\"speedup\">ratio {:.2f}x ({} / {}): both runs are {}, so this is not a "
+                    "mixed-precision speed-up</p>\n",
+               c.speedup, FormatDuration(c.baseline.time_ns), FormatDuration(c.candidate.time_ns),
+               c.pair == analyzers::RunPair::kBothFp32 ? "FP32" : "mixed precision");
+  } else if (c.speedup > 0) {
     fmt::print(
         out, "<p class=\"speedup {}\">speed-up <strong>{:.2f}x</strong> ({} FP32 / {} AMP{})</p>\n",
         c.speedup >= analyzers::kMinUsefulSpeedup ? "faster" : "slower", c.speedup,
@@ -181,6 +187,13 @@ void RenderComparison(const Context& ctx, std::ostream& out) {
         per_step ? ", median step timed on the GPU" : ", whole GPU span");
   } else {
     out << "<p class=\"speedup\">No speed-up: a run has no GPU time to compare.</p>\n";
+  }
+  if (!c.warnings.empty()) {
+    out << "<ul class=\"warnings sev-warning\">";
+    for (const analyzers::Statement& warning : c.warnings) {
+      fmt::print(out, "<li>warning: {}</li>", EscapeHtml(RenderStatement(warning)));
+    }
+    out << "</ul>\n";
   }
   out << "<div class=\"runs\">\n";
   RenderRunColumn(c.baseline, "FP32", per_step, out);
@@ -329,6 +342,34 @@ void RenderFindings(const Context& ctx, std::ostream& out) {
 
 // ---- Kernels ----
 
+// The op table (analyzers/report/op_table.h), like the TensorBoard plugin's operator view.
+void RenderOps(const Context& ctx, const analyzers::OpTable& table, std::ostream& out) {
+  const bool per_step = table.steps > 0;
+  const std::string id = ctx.Anchor("ops");
+  fmt::print(out,
+             "<h3>Ops by GPU time, GPU {}</h3>\n<p>{} of {} kernels launched by a framework op.</p>\n"
+             "<input type=\"search\" class=\"filter\" data-table=\"{}\" placeholder=\"filter by op or shape\" "
+             "aria-label=\"filter the ops\">\n"
+             "<table class=\"sortable\" id=\"{}\"><thead><tr><th data-type=\"text\">op</th>"
+             "<th data-type=\"text\">input shapes</th><th data-type=\"text\">type</th>"
+             "<th data-type=\"text\">unit</th><th data-type=\"num\">{}</th><th data-type=\"num\">share</th>"
+             "<th data-type=\"num\">kernels</th></tr></thead><tbody>\n",
+             table.device_id, Count(table.attributed_kernels), Count(table.kernels), id, id,
+             per_step ? "per step" : "time");
+  for (const analyzers::OpRow& row : table.rows) {
+    const base::DurationNs time = per_step ? row.per_step_ns : row.kernel_ns;
+    std::string name = row.name;
+    if (!row.forward.empty()) name += " (backward of " + row.forward + ")";
+    else if (row.backward) name += " (backward pass)";
+    fmt::print(out,
+               "<tr><td class=\"name\"><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td data-v=\"{}\">{}</td>"
+               "<td data-v=\"{:.6f}\">{}</td><td data-v=\"{}\">{}</td></tr>\n",
+               EscapeHtml(name), EscapeHtml(row.shapes), EscapeHtml(row.input_type), EscapeHtml(row.unit), time,
+               FormatDuration(time), row.share, FormatPercent(row.share), row.kernels, Count(row.kernels));
+  }
+  out << "</tbody></table>\n";
+}
+
 void RenderKernels(const Context& ctx, std::ostream& out) {
   const analyzers::TraceSummary& summary = ctx.report.summary;
   fmt::print(out, "<section class=\"kernels\" id=\"{}\">\n<h2>Where kernel time went</h2>\n",
@@ -379,7 +420,9 @@ void RenderKernels(const Context& ctx, std::ostream& out) {
                FormatPercent(k.share_of_kernel_time), k.count, Count(k.count), mean,
                FormatDuration(mean));
   }
-  out << "</tbody></table>\n</section>\n";
+  out << "</tbody></table>\n";
+  if (ctx.report.ops) RenderOps(ctx, *ctx.report.ops, out);
+  out << "</section>\n";
 }
 
 // ---- Data quality ----
@@ -418,6 +461,10 @@ void RenderHeader(const Context& ctx, std::ostream& out) {
   }
   if (!report.summary.workload.empty()) {
     fmt::print(out, "<dt>workload</dt><dd>{}</dd>", EscapeHtml(report.summary.workload));
+  }
+  if (report.summary.run_kind != analyzers::RunKind::kUnknown) {
+    fmt::print(out, "<dt>run</dt><dd>{}: {}</dd>", analyzers::RunKindId(report.summary.run_kind),
+               EscapeHtml(report.summary.run_kind_evidence));
   }
   if (report.workload_outcome) {
     fmt::print(out, "<dt>ended</dt><dd>{}</dd>", EscapeHtml(analyzers::DescribeOutcome(*report.workload_outcome)));

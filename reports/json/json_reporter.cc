@@ -208,7 +208,59 @@ void WriteDevice(JsonWriter& json, const analyzers::DeviceSummary& device) {
   }
   json.Key("peak_allocated_bytes");
   device.peak_allocated_bytes ? json.Uint(*device.peak_allocated_bytes) : json.Null();
+  json.Key("memory");
+  if (device.peak_allocated_bytes || device.peak_reserved_bytes) {
+    json.BeginObject().Field("source", device.memory_source);
+    auto peak = [&](std::string_view key, const std::optional<uint64_t>& bytes, int32_t step) {
+      json.Key(key);
+      if (!bytes) {
+        json.Null();
+        return;
+      }
+      json.BeginObject().Field("bytes", *bytes).Key("step");
+      step >= 0 ? json.Int(step) : json.Null();
+      json.EndObject();
+    };
+    peak("peak_allocated", device.peak_allocated_bytes, device.peak_allocated_step);
+    peak("peak_reserved", device.peak_reserved_bytes, device.peak_reserved_step);
+    json.EndObject();
+  } else {
+    json.Null();
+  }
   json.EndObject();
+}
+
+void WriteRunKind(JsonWriter& json, const analyzers::TraceSummary& s) {
+  json.Key("run_kind").BeginObject().Field("kind", analyzers::RunKindId(s.run_kind));
+  WriteOptionalString(json, "evidence", s.run_kind_evidence);
+  json.EndObject();
+}
+
+void WriteOps(JsonWriter& json, const analyzers::OpTable& table) {
+  json.Key("ops").BeginObject();
+  json.Field("device_id", table.device_id)
+      .Field("steps", static_cast<uint64_t>(table.steps))
+      .Field("kernels", table.kernels)
+      .Field("attributed_kernels", table.attributed_kernels)
+      .Field("kernel_ns", table.kernel_ns)
+      .Field("attributed_ns", table.attributed_ns)
+      .Field("distinct_ops", static_cast<uint64_t>(table.distinct_ops));
+  json.Key("rows").BeginArray();
+  for (const analyzers::OpRow& row : table.rows) {
+    json.BeginObject().Field("name", row.name);
+    WriteOptionalString(json, "shapes", row.shapes);
+    WriteOptionalString(json, "input_type", row.input_type);
+    json.Field("backward", row.backward);
+    WriteOptionalString(json, "forward", row.forward);
+    json.Field("calls", row.calls)
+        .Field("kernels", row.kernels)
+        .Field("kernel_ns", row.kernel_ns)
+        .Field("per_step_ns", row.per_step_ns)
+        .Field("share", row.share);
+    WriteOptionalString(json, "unit", row.unit);
+    json.EndObject();
+  }
+  json.EndArray().EndObject();
 }
 
 void WriteSummary(JsonWriter& json, const analyzers::TraceSummary& s) {
@@ -246,6 +298,7 @@ void WriteSummary(JsonWriter& json, const analyzers::TraceSummary& s) {
   WriteInterval(json, "gpu_span", s.gpu_span);
   json.Field("kernel_time_ns", s.kernel_time_ns).Field("account_basis", s.account_basis);
   WriteSteps(json, s);
+  WriteRunKind(json, s);
   json.Key("devices").BeginArray();
   for (const analyzers::DeviceSummary& device : s.devices) WriteDevice(json, device);
   json.EndArray();
@@ -273,8 +326,12 @@ void WriteComparedRun(JsonWriter& json, std::string_view key, const analyzers::C
       .Field("busy_fraction", run.busy_fraction)
       .Field("kernels_per_unit", run.kernels_per_unit)
       .Field("reduced_precision", run.reduced_precision)
-      .Field("data_loss", run.data_loss)
-      .EndObject();
+      .Field("data_loss", run.data_loss);
+  json.Key("peak_allocated_bytes");
+  run.peak_allocated_bytes ? json.Uint(*run.peak_allocated_bytes) : json.Null();
+  json.Key("peak_reserved_bytes");
+  run.peak_reserved_bytes ? json.Uint(*run.peak_reserved_bytes) : json.Null();
+  json.EndObject();
 }
 
 std::string_view RunPairKey(analyzers::RunPair pair) {
@@ -305,6 +362,9 @@ void WriteComparison(JsonWriter& json, const analyzers::Comparison& c) {
     WriteOptionalString(json, "explained_by", row.explained_by);
     json.EndObject();
   }
+  json.EndArray();
+  json.Key("warnings").BeginArray();
+  for (const analyzers::Statement& warning : c.warnings) json.String(RenderStatement(warning));
   json.EndArray();
   json.Key("notes").BeginArray();
   for (const analyzers::Statement& note : c.notes) json.String(RenderStatement(note));
@@ -348,6 +408,7 @@ void WriteReport(JsonWriter& json, const Report& report) {
   WriteFindings(json, report);
   if (report.comparison) WriteComparison(json, *report.comparison);
   WriteSummary(json, report.summary);
+  if (report.ops) WriteOps(json, *report.ops);
   WriteDataQuality(json, report.stats);
   json.EndObject();
 }

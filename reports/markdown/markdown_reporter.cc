@@ -10,6 +10,7 @@
 
 #include "analyzers/report/verdict.h"
 #include "analyzers/report/workload_outcome.h"
+#include "reports/common/memory_text.h"
 #include "reports/common/statement_text.h"
 #include "reports/markdown/markdown_escape.h"
 #include "src/base/format.h"
@@ -55,6 +56,7 @@ std::string Context(const Report& report) {
     std::string gpu = fmt::format("GPU {}", device.device_id);
     if (!device.name.empty()) gpu += fmt::format(": {}", MarkdownEscape(device.name));
     if (device.account) gpu += fmt::format(", busy {}", base::FormatPercent(device.account->busy_fraction));
+    if (const std::string memory = DeviceMemoryText(device); !memory.empty()) gpu += ", memory " + MarkdownEscape(memory);
     parts.push_back(gpu);
   }
   const analyzers::TraceSummary& s = report.summary;
@@ -64,6 +66,9 @@ std::string Context(const Report& report) {
   } else if (s.steps > 0) {
     parts.push_back(fmt::format("{} steps from {}: too few for a loop, the whole run analysed", s.steps,
                                 MarkdownEscape(s.step_source)));
+  }
+  if (s.run_kind != analyzers::RunKind::kUnknown) {
+    parts.push_back(fmt::format("{} run ({})", analyzers::RunKindId(s.run_kind), MarkdownEscape(s.run_kind_evidence)));
   }
   const auto stats = report.stats.NonZero();
   if (stats.empty()) {
@@ -121,8 +126,17 @@ void RenderComparison(const Report& report, std::ostream& out) {
     fmt::print(out, ", speed-up **{:.2f}x**", c.speedup);
   }
   fmt::print(out, ".\n\n");
+  for (const analyzers::Statement& warning : c.warnings) {
+    fmt::print(out, "> **warning**: {}\n>\n", MarkdownEscape(RenderStatement(warning)));
+  }
+  if (c.baseline.peak_allocated_bytes || c.baseline.peak_reserved_bytes || c.candidate.peak_allocated_bytes ||
+      c.candidate.peak_reserved_bytes) {
+    fmt::print(out, "> peak device memory: {} (FP32), {} (AMP)\n>\n",
+               PeakMemoryText(c.baseline.peak_allocated_bytes, c.baseline.peak_reserved_bytes),
+               PeakMemoryText(c.candidate.peak_allocated_bytes, c.candidate.peak_reserved_bytes));
+  }
   for (const analyzers::Statement& note : c.notes) fmt::print(out, "> {}\n>\n", MarkdownEscape(RenderStatement(note)));
-  if (!c.notes.empty()) fmt::print(out, "\n");
+  if (!c.notes.empty() || !c.warnings.empty()) fmt::print(out, "\n");
   if (c.rows.empty()) return;
   fmt::print(out, "| {} | FP32 | AMP | change | explained by |\n|---|---:|---:|---:|---|\n",
              per_step ? "per step" : "per run");

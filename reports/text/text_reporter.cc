@@ -10,6 +10,7 @@
 
 #include "analyzers/report/verdict.h"
 #include "analyzers/report/workload_outcome.h"
+#include "reports/common/memory_text.h"
 #include "reports/common/statement_text.h"
 #include "reports/text/text_layout.h"
 #include "reports/text/text_style.h"
@@ -131,6 +132,14 @@ void RenderHeader(const Report& report, std::ostream& out, size_t width) {
                 width, "");
   }
   if (!summary.devices.empty()) RenderField(out, "analysed", AnalysedWindow(summary), width, "");
+  if (summary.run_kind != analyzers::RunKind::kUnknown) {
+    RenderField(out, "run", fmt::format("{}: {}", analyzers::RunKindId(summary.run_kind), summary.run_kind_evidence),
+                width, "");
+  }
+  for (const DeviceSummary& device : summary.devices) {
+    const std::string memory = DeviceMemoryText(device);
+    if (!memory.empty()) RenderField(out, "memory", fmt::format("GPU {}: {}", device.device_id, memory), width, "");
+  }
   RenderField(out, "data", DataQualityLine(report.stats), width, "");
 }
 
@@ -205,8 +214,8 @@ void RenderRun(std::ostream& out, std::string_view name, const analyzers::Compar
   } else {
     timing = fmt::format("{} analysed (whole run)", FormatDuration(run.time_ns));
   }
-  if (run.peak_allocated_bytes) {
-    timing += fmt::format("; peak device memory {}", base::FormatBytes(*run.peak_allocated_bytes));
+  if (run.peak_allocated_bytes || run.peak_reserved_bytes) {
+    timing += "; peak device memory " + PeakMemoryText(run.peak_allocated_bytes, run.peak_reserved_bytes);
   }
   RenderField(out, "", timing, width);
 }
@@ -233,6 +242,7 @@ void RenderComparison(const Report& report, std::ostream& out, const TextStyle& 
   RenderRun(out, "FP32", c.baseline, c.basis, width);
   RenderRun(out, "AMP", c.candidate, c.basis, width);
   RenderField(out, "speed-up", SpeedupVerdict(c), width);
+  for (const analyzers::Statement& warning : c.warnings) RenderField(out, "warning", RenderStatement(warning), width);
   for (const analyzers::Statement& note : c.notes) RenderField(out, "note", RenderStatement(note), width);
   if (c.rows.empty()) {
     fmt::print(out, "\n");
@@ -272,6 +282,7 @@ void RenderText(const Report& report, std::ostream& out, const TextOptions& opti
     RenderRecordCounts(report, out);
     RenderAccount(report, out, style, width);
     RenderTopKernels(report, out, style, width);
+    RenderOpTable(report, out, style, width);
     RenderStepTimes(report, out, style, width);
   }
   RenderDataQuality(report, out, style, width);

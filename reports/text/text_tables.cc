@@ -8,6 +8,7 @@
 #include <fmt/ostream.h>
 #include <fmt/ranges.h>
 
+#include "reports/common/memory_text.h"
 #include "reports/text/text_layout.h"
 #include "src/base/format.h"
 #include "src/base/terminal_text.h"
@@ -48,9 +49,8 @@ void RenderDeviceDetails(const Report& report, std::ostream& out, const TextStyl
                  FormatPercent(device.account->busy_fraction), FormatDuration(device.account->window.duration()),
                  FormatDuration(device.account->window.duration() - device.account->busy_ns));
     }
-    if (device.peak_allocated_bytes) {
-      fmt::print(out, "  memory    peak {} allocated (counted from the start of the trace)\n",
-                 FormatBytes(*device.peak_allocated_bytes));
+    if (const std::string memory = DeviceMemoryText(device); !memory.empty()) {
+      PrintWrapped(out, "  memory    ", "            ", memory, width);
     }
     if (!device.account) continue;
     std::vector<std::string> causes;
@@ -122,6 +122,38 @@ void RenderTopKernels(const Report& report, std::ostream& out, const TextStyle& 
       for (const std::string& line : BreakLongWord(collapsed, width - 4)) fmt::print(out, "    {}\n", line);
     }
     if (!kernel.kind.empty()) fmt::print(out, "    ({})\n", kernel.kind);
+  }
+}
+
+void RenderOpTable(const Report& report, std::ostream& out, const TextStyle& style, size_t width) {
+  if (!report.ops || report.ops->rows.empty()) return;
+  const analyzers::OpTable& table = *report.ops;
+  const bool per_step = table.steps > 0;
+  fmt::print(out, "\n{}\n",
+             style.Heading(Shorten(fmt::format("Ops by GPU time on GPU {} ({} of {} kernels launched by an op{})",
+                                               table.device_id, FormatCount(static_cast<int64_t>(table.attributed_kernels)),
+                                               FormatCount(static_cast<int64_t>(table.kernels)),
+                                               per_step ? ", per step" : ""),
+                                   width)));
+  fmt::print(out, "  {:>6}  {:>10}  {:>7}  {}\n", "share", "time", "kernels", "op (input shapes; type; unit)");
+  for (const analyzers::OpRow& row : table.rows) {
+    fmt::print(out, "  {:>6}  {:>10}  {:>7}  {}\n", FormatPercent(row.share),
+               FormatDuration(per_step ? row.per_step_ns : row.kernel_ns),
+               FormatCount(static_cast<int64_t>(row.kernels)),
+               Shorten(row.name, width - 31));
+    std::vector<std::string> details;
+    if (!row.shapes.empty()) details.push_back(row.shapes);
+    if (!row.input_type.empty()) details.push_back(row.input_type);
+    if (!row.unit.empty()) details.push_back(row.unit);
+    if (!row.forward.empty()) details.push_back("backward of " + row.forward);
+    else if (row.backward) details.push_back("backward pass");
+    if (!details.empty()) {
+      PrintWrapped(out, "            ", "              ",
+                   fmt::format("{}", fmt::join(details, "; ")), width);
+    }
+  }
+  if (table.distinct_ops > table.rows.size()) {
+    fmt::print(out, "  ({} smaller ops left out)\n", table.distinct_ops - table.rows.size());
   }
 }
 

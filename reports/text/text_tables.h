@@ -19,6 +19,9 @@ void RenderRecordCounts(const analyzers::Report& report, std::ostream& out);
 // analysed window, per step and in all.
 void RenderAccount(const analyzers::Report& report, std::ostream& out, const TextStyle& style, size_t width);
 void RenderTopKernels(const analyzers::Report& report, std::ostream& out, const TextStyle& style, size_t width);
+// The op table (analyzers/report/op_table.h): GPU time by the framework op that launched it, with its
+// shapes, input type and unit; nothing when the trace has no ops.
+void RenderOpTable(const analyzers::Report& report, std::ostream& out, const TextStyle& style, size_t width);
 // The first steps (summary.step_times) with their start, duration and a bar scaled to the longest.
 void RenderStepTimes(const analyzers::Report& report, std::ostream& out, const TextStyle& style, size_t width);
 // Non-zero data-quality counters with what each means; nothing when all are zero.

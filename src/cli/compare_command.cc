@@ -205,8 +205,9 @@ int Compare(const CompareOptions& options) {
     }
     if (!result->recorded) return kExitOk;  // another tool owns the tracing: nothing to compare
     if (run.traces.empty()) {
+      // Nothing to compare is not a pass: a CI job that compares must not go green on it.
       ExplainNoTrace("compare", run.dir, workload.capture);
-      return kExitOk;
+      return kExitBadInput;
     }
   }
   if (!options.report) return kExitOk;
@@ -232,6 +233,14 @@ int Compare(const CompareOptions& options) {
     fmt::print(std::cout, "The report of pair {}, the median speed-up:\n\n", median.index);
   }
   PrintReports(median.reports, runs);
+  // A pair whose runs could not be compared (one of them ran no kernel) is not a pass either.
+  const size_t uncompared = static_cast<size_t>(
+      std::count_if(pairs.begin(), pairs.end(), [](const PairResult& pair) { return pair.speedup <= 0.0; }));
+  if (uncompared > 0) {
+    fmt::print(std::cerr, "ampprof compare: {} of {} pair(s) could not be compared: a run recorded no GPU kernels\n",
+               uncompared, pairs.size());
+    return kExitBadInput;
+  }
   return kExitOk;
 }
 

@@ -161,6 +161,9 @@ void ModelBuilder::Add(const records::RangeRecord& record) {
   ranges.end.storage().push_back(end);
   ranges.thread.storage().push_back(ThreadFor(record.pid, record.tid));
   ranges.label.storage().push_back(LabelFor({record.category, record.domain, record.name, record.args}));
+  ranges.sequence.storage().push_back(record.sequence_number < 0
+                                          ? kNoSequence
+                                          : static_cast<uint32_t>(static_cast<uint64_t>(record.sequence_number)));
   NoteEnd(end);
 }
 
@@ -200,6 +203,9 @@ void ModelBuilder::Add(const records::MemoryRecord& record) {
   memory.memory_kind.storage().push_back(record.memory_kind);
   memory.address.storage().push_back(record.address);
   memory.bytes.storage().push_back(record.bytes);
+  memory.source.storage().push_back(record.source);
+  memory.total_allocated.storage().push_back(record.total_allocated);
+  memory.total_reserved.storage().push_back(record.total_reserved);
   NoteEnd(record.timestamp);
 }
 

@@ -27,6 +27,7 @@ void AppendPairedRanges(std::vector<RangeMark> starts, std::vector<RangeMark> en
     ranges.end.storage().push_back(end);
     ranges.thread.storage().push_back(start.thread);
     ranges.label.storage().push_back(start.label);
+    ranges.sequence.storage().push_back(kNoSequence);  // NVTX ranges carry no sequence number
   };
   size_t e = 0;
   for (const RangeMark& start : starts) {

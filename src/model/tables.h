@@ -225,6 +225,11 @@ struct SyncTable {
   }
 };
 
+// The low 32 bits of a range's sequence number (records::RangeRecord::sequence_number), or kNoSequence.
+// 32 bits tell apart the ops of any trace: PyTorch numbers the ops of one thread 0, 1, 2, ..., and a
+// trace would need four billion autograd ops between a forward op and its backward to wrap.
+inline constexpr uint32_t kNoSequence = UINT32_MAX;
+
 struct RangeTable {
   Column<RangeRow, TimeNs> start;
   Column<RangeRow, TimeNs> end;
@@ -232,6 +237,7 @@ struct RangeTable {
   Column<RangeRow, RangeLabelRow> label;
   Column<RangeRow, RangeRow> parent;  // the innermost range on the thread that encloses it
   Column<RangeRow, uint16_t> depth;   // 0 for ranges with no parent
+  Column<RangeRow, uint32_t> sequence;  // kNoSequence when the source gives none
 
   size_t size() const { return start.size(); }
   // Visits every column; Self is the table, const or not.
@@ -243,6 +249,7 @@ struct RangeTable {
     f(t.label);
     f(t.parent);
     f(t.depth);
+    f(t.sequence);
   }
 };
 
@@ -270,6 +277,11 @@ struct MemoryTable {
   Column<MemoryEventRow, records::MemoryKind> memory_kind;
   Column<MemoryEventRow, uint64_t> address;
   Column<MemoryEventRow, uint64_t> bytes;
+  Column<MemoryEventRow, records::MemorySource> source;
+  // What the framework's allocator held on the device after the event; MemoryRecord::kUnknownTotal
+  // when not recorded.
+  Column<MemoryEventRow, uint64_t> total_allocated;
+  Column<MemoryEventRow, uint64_t> total_reserved;
 
   size_t size() const { return timestamp.size(); }
   // Visits every column; Self is the table, const or not.
@@ -281,6 +293,9 @@ struct MemoryTable {
     f(t.memory_kind);
     f(t.address);
     f(t.bytes);
+    f(t.source);
+    f(t.total_allocated);
+    f(t.total_reserved);
   }
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <regex>
 
@@ -113,12 +114,42 @@ std::vector<analyzers::Report> CompareRuns(const std::vector<analyzers::Baseline
   std::vector<int32_t> candidate_ranks;
   for (const analyzers::BaselineRun& run : baseline) baseline_ranks.push_back(run.profile.identity.rank);
   for (const analyzers::TraceAnalysis& run : candidates) candidate_ranks.push_back(run.report.rank);
-  const bool ranked = std::none_of(baseline_ranks.begin(), baseline_ranks.end(), [](int32_t r) { return r < 0; });
-  if (candidates.size() > 1 && ranked && baseline_ranks == candidate_ranks) {
+  auto all_ranked = [](const std::vector<int32_t>& ranks) {
+    return std::none_of(ranks.begin(), ranks.end(), [](int32_t r) { return r < 0; });
+  };
+  // Directories: each trace against the other run's trace of its rank; a rank only one run has is
+  // named, not compared with another rank's work.
+  std::map<int32_t, size_t> baseline_of_rank;
+  for (size_t i = 0; i < baseline_ranks.size(); ++i) baseline_of_rank.try_emplace(baseline_ranks[i], i);
+  const bool paired = (candidates.size() > 1 || baseline.size() > 1) && all_ranked(baseline_ranks) &&
+                      all_ranked(candidate_ranks) &&
+                      std::any_of(candidate_ranks.begin(), candidate_ranks.end(),
+                                  [&](int32_t rank) { return baseline_of_rank.contains(rank); });
+  if (paired) {
+    std::vector<int32_t> amp_only;
+    std::vector<int32_t> fp32_only;
+    for (int32_t rank : candidate_ranks) {
+      if (!baseline_of_rank.contains(rank)) amp_only.push_back(rank);
+    }
+    for (int32_t rank : baseline_ranks) {
+      if (std::find(candidate_ranks.begin(), candidate_ranks.end(), rank) == candidate_ranks.end()) {
+        fp32_only.push_back(rank);
+      }
+    }
+    std::string unpaired;
+    if (!amp_only.empty()) unpaired += fmt::format("AMP rank(s) {} (no FP32 trace)", RankList(amp_only));
+    if (!fp32_only.empty()) {
+      unpaired += fmt::format("{}FP32 rank(s) {} (no AMP trace)", unpaired.empty() ? "" : ", ", RankList(fp32_only));
+    }
     for (size_t i = 0; i < candidates.size(); ++i) {
-      reports.push_back(analyzers::WithComparison(
-          std::move(candidates[i]), baseline[i],
-          fmt::format("compared rank by rank: this is rank {} of both runs", candidate_ranks[i])));
+      const auto match = baseline_of_rank.find(candidate_ranks[i]);
+      if (match == baseline_of_rank.end()) {
+        reports.push_back(std::move(candidates[i].report));
+        continue;
+      }
+      std::string pairing = fmt::format("compared rank by rank: this is rank {} of both runs", candidate_ranks[i]);
+      if (!unpaired.empty()) pairing += "; unpaired, so not compared: " + unpaired;
+      reports.push_back(analyzers::WithComparison(std::move(candidates[i]), baseline[match->second], pairing));
     }
     return reports;
   }

@@ -245,6 +245,44 @@ expect("an AMP trace against itself states no speed-up" EXIT 0
 expect("two FP32 traces state no speed-up" EXIT 0
        STDOUT "verdict +both runs are FP32: no mixed-precision speed-up to state.*note +both runs are FP32"
        COMMAND "${AMPPROF}" analyze "${fp32}" --baseline "${fp32}")
+expect("arguments the wrong way round are compared the right way, and said so" EXIT 0
+       STDOUT "FP32 +[^\n]*fp32.ampt.*note +the traces were given the wrong way round"
+       COMMAND "${AMPPROF}" analyze "${fp32}" --baseline "${good}")
+# Two runs that are not the same job: another GPU, world size and rank. A warning line in every format.
+execute_process(COMMAND "${SYNTH}" --kernels 3000 --precision fp32 --format kineto --output "${WORK_DIR}/fp32_kineto.json")
+execute_process(COMMAND "${SYNTH}" --kernels 3000 --format kineto --output "${WORK_DIR}/amp_kineto.json")
+function(write_job_trace from to gpu rank world)
+  file(READ "${from}" trace)
+  string(REPLACE "NVIDIA H100 80GB HBM3 (synthetic)" "${gpu}" trace "${trace}")
+  string(REPLACE "\"rank\": 0, \"world_size\": 1" "\"rank\": ${rank}, \"world_size\": ${world}" trace "${trace}")
+  file(WRITE "${to}" "${trace}")
+endfunction()
+write_job_trace("${WORK_DIR}/fp32_kineto.json" "${WORK_DIR}/v100_rank1.json" "Tesla V100-SXM2-16GB" 1 2)
+write_job_trace("${WORK_DIR}/amp_kineto.json" "${WORK_DIR}/a100_rank3.json" "NVIDIA A100-SXM4-40GB" 3 8)
+foreach(format text json md)
+  expect("--baseline of another job warns in ${format}" EXIT 0
+         STDOUT "warning.*different GPUs: Tesla V100-SXM2-16GB \\(FP32\\).*different world sizes: 2 ranks.*different ranks: FP32 rank 1 of 2"
+         COMMAND "${AMPPROF}" analyze "${WORK_DIR}/a100_rank3.json" --baseline "${WORK_DIR}/v100_rank1.json" --format ${format})
+endforeach()
+expect("--baseline of another job warns in HTML" EXIT 0
+       COMMAND "${AMPPROF}" analyze "${WORK_DIR}/a100_rank3.json" --baseline "${WORK_DIR}/v100_rank1.json"
+               --html "${WORK_DIR}/job.html")
+file(READ "${WORK_DIR}/job.html" html)
+if(NOT html MATCHES "<li>warning: different GPUs: Tesla V100-SXM2-16GB \\(FP32\\).*<li>warning: different ranks")
+  message("FAIL: the HTML comparison has no warning lines")
+  math(EXPR failures "${failures} + 1")
+endif()
+# Directories pair by rank; a rank only one run has is named.
+file(MAKE_DIRECTORY "${WORK_DIR}/fp32_ranks" "${WORK_DIR}/amp_ranks")
+foreach(rank 0 1)
+  write_job_trace("${WORK_DIR}/fp32_kineto.json" "${WORK_DIR}/fp32_ranks/rank${rank}.json" "NVIDIA H100 80GB HBM3" ${rank} 3)
+endforeach()
+foreach(rank 0 1 2)
+  write_job_trace("${WORK_DIR}/amp_kineto.json" "${WORK_DIR}/amp_ranks/rank${rank}.json" "NVIDIA H100 80GB HBM3" ${rank} 3)
+endforeach()
+expect("directories pair traces by rank and name the unpaired" EXIT 0
+       STDOUT "> compared rank by rank: this is rank 0 of both runs; unpaired, so not compared: AMP rank\\(s\\) 2 \\(no FP32 trace\\)"
+       COMMAND "${AMPPROF}" analyze "${WORK_DIR}/amp_ranks" --baseline "${WORK_DIR}/fp32_ranks" --format md)
 expect("ranks against one baseline" EXIT 0
        STDOUT "== rank 0 [^\n]*\n.*note +the runs do not have the same ranks \\(AMP: 0, 1; FP32: none\\)"
        COMMAND "${AMPPROF}" analyze "${WORK_DIR}/ranks" --baseline "${fp32}")
@@ -445,7 +483,7 @@ expect("explain suggests the closest id" EXIT 1 ONE_LINE_STDERR
        STDERR "unknown finding id 'gpu.launchbound'; did you mean 'gpu.launch_bound'\\?"
        COMMAND "${AMPPROF}" explain gpu.launchbound)
 expect("explain checks --format" EXIT 1 ONE_LINE_STDERR STDERR "--format" COMMAND "${AMPPROF}" explain gpu.sync_stall --format html)
-expect("version" EXIT 0 STDOUT "ampprof [0-9]+\\.[0-9]+\\.[0-9]+.*\\.ampt 1\\.1" COMMAND "${AMPPROF}" version)
+expect("version" EXIT 0 STDOUT "ampprof [0-9]+\\.[0-9]+\\.[0-9]+.*\\.ampt 1\\.2" COMMAND "${AMPPROF}" version)
 
 # ampprof run. Without a GPU no process initialises CUDA, so no trace is written: what is checked here is
 # the launcher (environment, exit status, output directory, messages); tests/gpu checks the traces.
@@ -483,7 +521,7 @@ if(CUDA_ENABLED)
                  "${AMPPROF}" run -o "${runs}/g" -- sh -c "test \"$CUDA_INJECTION64_PATH\" = /opt/other/libtool.so")
   expect("run --delay needs the whole-run capture" EXIT 1 ONE_LINE_STDERR STDERR "--delay"
          COMMAND "${AMPPROF}" run -o "${runs}/h" --capture-range cudaProfilerApi --delay 1 -- true)
-  expect("compare gives each run its precision" EXIT 0 STDERR "FP32 run 1 of 1\n.*no CUDA activity was recorded"
+  expect("compare gives each run its precision, and fails when a run recorded nothing" EXIT 2 STDERR "FP32 run 1 of 1\n.*no CUDA activity was recorded"
          COMMAND "${AMPPROF}" compare -o "${runs}/cmp1" -- sh -c "test \"$AMPPROF_PRECISION:{precision}\" = fp32:fp32")
   expect("compare stops at a failing run with its status" EXIT 4 STDERR "the fp32 run exited with status 4; stopping"
          COMMAND "${AMPPROF}" compare -o "${runs}/cmp2" -- sh -c "exit 4")

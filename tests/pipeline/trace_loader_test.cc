@@ -179,7 +179,7 @@ TEST(AnalyzeTraces, GivesOneReportPerRankInRankOrder) {
   EXPECT_EQ((*reports)[0].label, "rank 0 of 2");
   EXPECT_EQ((*reports)[1].label, "rank 1 of 2");
   EXPECT_EQ((*reports)[2].label, "rank 7 (from the file name)");
-  EXPECT_EQ((*reports)[0].inputs[0].format, "ampprof trace, format 1.1");
+  EXPECT_EQ((*reports)[0].inputs[0].format, "ampprof trace, format 1.2");
   EXPECT_EQ((*reports)[0].summary.kernels, 1u);
 }
 

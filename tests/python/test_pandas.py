@@ -16,7 +16,7 @@ class ToPandasTest(TraceTestCase):
     def test_tables_hold_the_reports_rows(self):
         report = ampprof.analyze(self.amp_trace)
         tables = report.to_pandas()
-        self.assertEqual(set(tables), {"findings", "step_account", "steps", "kernels", "devices"})
+        self.assertEqual(set(tables), {"findings", "step_account", "steps", "kernels", "devices", "ops"})
         for table in tables.values():
             self.assertIsInstance(table, pandas.DataFrame)
         (trace,) = report.reports
@@ -34,6 +34,7 @@ class ToPandasTest(TraceTestCase):
         self.assertEqual(len(tables["steps"]), len(trace.steps["first"]))
         self.assertEqual(list(tables["kernels"]["name"]), [k["name"] for k in trace.kernels])
         self.assertEqual(tables["devices"].loc[0, "busy_fraction"], account["busy_fraction"])
+        self.assertEqual(list(tables["ops"]["name"]), [row["name"] for row in trace.ops["rows"]])
 
     def test_the_comparison_table_comes_with_a_baseline(self):
         tables = ampprof.analyze(self.amp_trace, baseline=self.fp32_trace).to_pandas()

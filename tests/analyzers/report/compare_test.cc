@@ -348,11 +348,16 @@ TEST(CompareTest, AmpWithoutHalfGemmsDoesNotCoverThem) {
   EXPECT_TRUE(HasNote(result.comparison, "autocast does not cover them")) << Notes(result.comparison);
 }
 
-TEST(CompareTest, DifferentGpusAreNoted) {
+// Another GPU is another job: a warning, which every view prints as one, not a note.
+TEST(CompareTest, DifferentGpusAreAWarning) {
   Loop fp32 = Fp32();
   fp32.device = "NVIDIA A100-SXM4-80GB";
   const Comparison c = Compare(Profile(fp32), Profile(Amp())).comparison;
-  EXPECT_TRUE(HasNote(c, "different GPUs: NVIDIA A100-SXM4-80GB and NVIDIA H100 80GB HBM3")) << Notes(c);
+  ASSERT_EQ(c.warnings.size(), 1u);
+  EXPECT_EQ(Text(c.warnings[0]), "different GPUs: NVIDIA A100-SXM4-80GB (FP32) and NVIDIA H100 80GB HBM3 (mixed "
+                                 "precision): the difference mixes hardware with precision");
+  EXPECT_FALSE(HasNote(c, "different GPUs")) << Notes(c);
+  EXPECT_TRUE(Compare(Profile(Fp32()), Profile(Amp())).comparison.warnings.empty()) << "the same GPU";
 }
 
 TEST(CompareTest, WithoutStepsTheWholeRunsAreComparedAndSaidSo) {

@@ -85,7 +85,7 @@ RecordSet Read(const TempDir& dir, const Bytes& bytes) {
 TEST(AmptChunkSequence, TheWriterNumbersRecordsChunksFromZero) {
   TempDir dir;
   const Chunks file = Split(WriteTrace(dir));
-  EXPECT_EQ(ampt::GetU16(file.header.data() + 10), 1) << "format 1.1";
+  EXPECT_EQ(ampt::GetU16(file.header.data() + 10), 2) << "format 1.2";
   uint16_t expected = 0;
   for (size_t i = 0; i < file.chunks.size(); ++i) {
     if (file.KindOf(i) != static_cast<uint32_t>(ampt::ChunkKind::kRecords)) continue;

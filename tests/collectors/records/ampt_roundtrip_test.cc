@@ -67,7 +67,7 @@ TEST(AmptRoundTrip, EveryRecordKindSurvivesWithEveryField) {
 
   EXPECT_EQ(actual.record_count(), 12u);
   EXPECT_EQ(actual.metadata.at("command"), "python train.py");
-  EXPECT_EQ(actual.metadata.at("ampt_version"), "1.1");
+  EXPECT_EQ(actual.metadata.at("ampt_version"), "1.2");
   EXPECT_EQ(actual.stats().Get(base::Stat::kCollectorDroppedRecords), 12);
   // Compare through a common pool: replay both into fresh sets and compare field by field.
   RecordSet a, b;
@@ -161,9 +161,10 @@ TEST(AmptRoundTrip, TruncationAtEveryByteOffset) {
   EXPECT_GE(previous_count + 1, complete.record_count());
 }
 
-// The record sizes of format 1.0, as docs/formats/ampt.md lists them. A change here is a format change:
-// append fields only, bump the minor version, and update the document.
-TEST(AmptFormat, RecordSizesOfVersion1_0) {
+// The record sizes of format 1.2, as docs/formats/ampt.md lists them. A change here is a format change:
+// append fields only, bump the minor version, and update the document. 1.2 appended the range's
+// sequence number (8 bytes) and the memory record's source and totals (1 + 8 + 8 bytes).
+TEST(AmptFormat, RecordSizesOfVersion1_2) {
   EXPECT_EQ(ampt::EncodedRecordBytes<DeviceRecord>(), 40u);
   EXPECT_EQ(ampt::EncodedRecordBytes<ProcessRecord>(), 24u);
   EXPECT_EQ(ampt::EncodedRecordBytes<ThreadRecord>(), 12u);
@@ -172,16 +173,54 @@ TEST(AmptFormat, RecordSizesOfVersion1_0) {
   EXPECT_EQ(ampt::EncodedRecordBytes<MemcpyRecord>(), 52u);
   EXPECT_EQ(ampt::EncodedRecordBytes<MemsetRecord>(), 50u);
   EXPECT_EQ(ampt::EncodedRecordBytes<SyncRecord>(), 45u);
-  EXPECT_EQ(ampt::EncodedRecordBytes<RangeRecord>(), 37u);
+  EXPECT_EQ(ampt::EncodedRecordBytes<RangeRecord>(), 45u);
   EXPECT_EQ(ampt::EncodedRecordBytes<MarkRecord>(), 34u);
-  EXPECT_EQ(ampt::EncodedRecordBytes<MemoryRecord>(), 38u);
+  EXPECT_EQ(ampt::EncodedRecordBytes<MemoryRecord>(), 55u);
   EXPECT_EQ(ampt::EncodedRecordBytes<OverheadRecord>(), 25u);
-  // The frozen minimums the reader enforces are these sizes.
+  // The frozen minimums the reader enforces are the 1.0 sizes, which later versions only extend.
   uint8_t kind = 1;
   ForEachRecordType([&]<typename Record>() {
-    EXPECT_EQ(ampt::kRecordBytesV1_0[kind], ampt::EncodedRecordBytes<Record>()) << int{kind};
+    EXPECT_LE(ampt::kRecordBytesV1_0[kind], ampt::EncodedRecordBytes<Record>()) << int{kind};
     ++kind;
   });
+  EXPECT_EQ(ampt::kRecordBytesV1_0[static_cast<uint8_t>(RecordKind::kRange)], 37u);
+  EXPECT_EQ(ampt::kRecordBytesV1_0[static_cast<uint8_t>(RecordKind::kMemory)], 38u);
+}
+
+// A 1.1 file's ranges and memory records end before the fields 1.2 appended: they read with the
+// defaults that say "not recorded", not with zeros that would claim a sequence number 0 or an empty
+// device.
+TEST(AmptFormat, RecordsOfVersion1_1ReadWithTheDefaultsOfTheFieldsAppendedIn1_2) {
+  const std::vector<StringId> strings = {StringId{0}, StringId{1}};
+  RangeRecord range;
+  range.start = 5;
+  range.end = 9;
+  range.name = StringId{1};
+  range.sequence_number = 77;
+  std::vector<uint8_t> bytes(ampt::EncodedRecordBytes<RangeRecord>());
+  ampt::EncodeRecord(range, bytes.data());
+  RangeRecord decoded;
+  ASSERT_TRUE(ampt::DecodeRecord(bytes.data(), bytes.size(), strings, decoded));
+  EXPECT_EQ(decoded.sequence_number, 77);
+  ASSERT_TRUE(ampt::DecodeRecord(bytes.data(), 37, strings, decoded));  // the 1.1 size
+  EXPECT_EQ(decoded.end, 9);
+  EXPECT_EQ(decoded.sequence_number, -1);
+
+  MemoryRecord memory;
+  memory.bytes = 4096;
+  memory.source = MemorySource::kFrameworkAllocator;
+  memory.total_allocated = 1 << 20;
+  memory.total_reserved = 2 << 20;
+  bytes.assign(ampt::EncodedRecordBytes<MemoryRecord>(), 0);
+  ampt::EncodeRecord(memory, bytes.data());
+  MemoryRecord read;
+  ASSERT_TRUE(ampt::DecodeRecord(bytes.data(), bytes.size(), strings, read));
+  EXPECT_EQ(read, memory);
+  ASSERT_TRUE(ampt::DecodeRecord(bytes.data(), 38, strings, read));
+  EXPECT_EQ(read.bytes, 4096u);
+  EXPECT_EQ(read.source, MemorySource::kDriver);
+  EXPECT_EQ(read.total_allocated, MemoryRecord::kUnknownTotal);
+  EXPECT_EQ(read.total_reserved, MemoryRecord::kUnknownTotal);
 }
 
 TEST(AmptWriter, RefusesToOverwriteUnlessAsked) {
