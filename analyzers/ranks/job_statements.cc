@@ -52,7 +52,13 @@ Statement DescribeJob(const JobReport& job) {
   } else if (job.stragglers.judged) {
     parts.push_back("no straggler");
   }
-  if (!job.findings.empty()) {
+  if (!job.stragglers.stragglers.empty()) {
+    // The peers' exposed communication is then mostly their wait for the straggler inside the
+    // collectives: bringing the straggler to its peers' pace saves them that wait, which no
+    // communication fix on the peers can. The merged findings follow in their own section.
+    parts.push_back("start with " + LiteralText(job.stragglers.stragglers.front().label) +
+                    ", which the other ranks wait for");
+  } else if (!job.findings.empty()) {
     const MergedFinding& first = job.findings.front();
     parts.push_back(fmt::format("start with {} on {}", first.id, LiteralText(DescribeRanks(first, job))));
   } else {

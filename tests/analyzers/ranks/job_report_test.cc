@@ -110,6 +110,8 @@ TEST(StragglerTest, ComputeStragglerIsNamedWithThePeersWait) {
   EXPECT_FALSE(job.stragglers.imbalance);
   const std::string headline = reports::RenderStatement(DescribeJob(job));
   EXPECT_THAT(headline, HasSubstr("rank 5 of 8 is a straggler"));
+  // Its peers' exposed communication is their wait for it: the headline starts with the straggler.
+  EXPECT_THAT(headline, HasSubstr("start with rank 5 of 8, which the other ranks wait for"));
   EXPECT_THAT(reports::RenderStatement(DescribeStraggler(s)), HasSubstr("wait for it in collective kernels"));
 }
 
