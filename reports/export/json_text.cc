@@ -1,37 +1,9 @@
 #include "reports/export/json_text.h"
 
+#include "src/base/utf8.h"
+
 namespace ampprof::reports {
 namespace {
-
-constexpr bool IsContinuation(unsigned char byte) { return (byte & 0xC0) == 0x80; }
-
-// The length of the well-formed UTF-8 sequence at the start of `text`, or 0 when there is none
-// (Unicode 15, table 3-7: no overlong forms, no surrogates, nothing above U+10FFFF).
-size_t Utf8SequenceLength(std::string_view text) {
-  const auto byte = [&](size_t i) { return static_cast<unsigned char>(text[i]); };
-  const unsigned char lead = byte(0);
-  size_t length = 0;
-  unsigned char second_min = 0x80;
-  unsigned char second_max = 0xBF;
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    length = 2;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    length = 3;
-    if (lead == 0xE0) second_min = 0xA0;  // overlong
-    if (lead == 0xED) second_max = 0x9F;  // surrogates
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    length = 4;
-    if (lead == 0xF0) second_min = 0x90;  // overlong
-    if (lead == 0xF4) second_max = 0x8F;  // above U+10FFFF
-  } else {
-    return 0;
-  }
-  if (text.size() < length || byte(1) < second_min || byte(1) > second_max) return 0;
-  for (size_t i = 2; i < length; ++i) {
-    if (!IsContinuation(byte(i))) return 0;
-  }
-  return length;
-}
 
 constexpr bool NeedsCare(unsigned char c) { return c < 0x20 || c == '"' || c == '\\' || c >= 0x80; }
 
@@ -49,7 +21,7 @@ void AppendJsonString(fmt::memory_buffer& out, std::string_view text) {
     i = run;
     const auto c = static_cast<unsigned char>(text[i]);
     if (c >= 0x80) {
-      const size_t length = Utf8SequenceLength(text.substr(i));
+      const size_t length = base::Utf8SequenceLength(text.substr(i));
       if (length == 0) {
         out.append(std::string_view("\\ufffd"));
         ++i;

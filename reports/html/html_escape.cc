@@ -2,30 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "src/base/utf8.h"
+
 namespace ampprof::reports {
-namespace {
-
-// The length of the valid UTF-8 sequence at text[i], or 0 when it is not one.
-size_t Utf8Length(std::string_view text, size_t i) {
-  const auto lead = static_cast<unsigned char>(text[i]);
-  size_t length = 0;
-  if (lead < 0x80) return 1;
-  if (lead >= 0xC2 && lead <= 0xDF)
-    length = 2;
-  else if (lead >= 0xE0 && lead <= 0xEF)
-    length = 3;
-  else if (lead >= 0xF0 && lead <= 0xF4)
-    length = 4;
-  else
-    return 0;
-  if (i + length > text.size()) return 0;
-  for (size_t k = 1; k < length; ++k) {
-    if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return 0;
-  }
-  return length;
-}
-
-}  // namespace
 
 std::string EscapeHtml(std::string_view text) {
   std::string out;
@@ -59,7 +38,7 @@ std::string JsonString(std::string_view text) {
   out.reserve(text.size() + 2);
   for (size_t i = 0; i < text.size();) {
     const char c = text[i];
-    const size_t length = Utf8Length(text, i);
+    const size_t length = base::Utf8SequenceLength(text.substr(i));
     if (length == 0) {
       out += "\\ufffd";
       ++i;

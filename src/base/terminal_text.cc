@@ -4,39 +4,10 @@
 
 #include <fmt/format.h>
 
+#include "src/base/utf8.h"
+
 namespace ampprof::base {
 namespace {
-
-bool IsContinuation(unsigned char byte) { return (byte & 0xC0) == 0x80; }
-
-// The length of the valid UTF-8 sequence at the start of `text` (RFC 3629: no overlong forms, no
-// surrogates, nothing above U+10FFFF), or 0 when it does not start with one.
-size_t Utf8SequenceLength(std::string_view text) {
-  const auto at = [&](size_t i) { return static_cast<unsigned char>(text[i]); };
-  const unsigned char lead = at(0);
-  if (lead < 0x80) return 1;
-  size_t length = 0;
-  unsigned char low = 0x80;   // the range of the second byte, which rules out overlong forms and
-  unsigned char high = 0xBF;  // surrogates
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    length = 2;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    length = 3;
-    if (lead == 0xE0) low = 0xA0;
-    if (lead == 0xED) high = 0x9F;
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    length = 4;
-    if (lead == 0xF0) low = 0x90;
-    if (lead == 0xF4) high = 0x8F;
-  } else {
-    return 0;
-  }
-  if (text.size() < length || at(1) < low || at(1) > high) return 0;
-  for (size_t i = 2; i < length; ++i) {
-    if (!IsContinuation(at(i))) return 0;
-  }
-  return length;
-}
 
 // The character at the start of `text`: how many bytes it takes, and whether it is escaped.
 struct Character {

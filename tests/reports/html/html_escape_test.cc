@@ -23,5 +23,12 @@ TEST(JsonString, KeepsUtf8AndReplacesInvalidBytes) {
             R"("a\ufffdb\ufffd")");
 }
 
+TEST(JsonString, ReplacesOverlongFormsAndSurrogates) {
+  // An overlong "/" (E0 80 AF) and an encoded surrogate (ED A0 80) are not UTF-8: JSON.parse would
+  // keep them as garbage, and a browser may read the overlong form as the character it hides.
+  EXPECT_EQ(JsonString("\xe0\x80\xaf"), R"("\ufffd\ufffd\ufffd")");
+  EXPECT_EQ(JsonString("\xed\xa0\x80"), R"("\ufffd\ufffd\ufffd")");
+}
+
 }  // namespace
 }  // namespace ampprof::reports
