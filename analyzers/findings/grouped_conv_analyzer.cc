@@ -7,6 +7,7 @@
 #include "analyzers/facts/kernel_examples.h"
 #include "analyzers/facts/precision.h"
 #include "analyzers/findings/finding_support.h"
+#include "analyzers/findings/op_evidence.h"
 
 namespace ampprof::analyzers {
 namespace {
@@ -42,6 +43,7 @@ std::vector<Finding> AnalyzeGroupedConvolutions(const AnalysisInput& input) {
     uint64_t other_grouped_kernels = 0;
     std::map<std::pair<KernelLibrary, DataType>, Group> by_library_and_type;
     KernelExamples examples;
+    OpTally ops(input);  // the convolution ops (with their shapes: groups and channels) that fell back
     for (model::KernelRow kernel : KernelsInWindow(input, gpu)) {
       const KernelClass& k = input.ClassOf(kernel);
       if (k.category != KernelCategory::kConvolution || !k.grouped) continue;
@@ -57,6 +59,7 @@ std::vector<Finding> AnalyzeGroupedConvolutions(const AnalysisInput& input) {
       ++group.kernels;
       group.ns += duration;
       examples.Add(model.KernelName(kernel), duration);
+      ops.Add(kernel, duration);
     }
     base::DurationNs fallback_ns = 0;
     for (const auto& [key, ns] : fallback_by_bucket) fallback_ns += ChargedTime(gpu, key, ns);
@@ -92,6 +95,7 @@ std::vector<Finding> AnalyzeGroupedConvolutions(const AnalysisInput& input) {
            Statement("{kernels}, {time}", {Count("kernels", other_grouped_kernels), Duration("time", other_grouped_ns)})});
     }
     finding.evidence.push_back({"mixed precision, from", MixedPrecisionEvidence(run)});
+    for (Evidence& op : OpEvidence(input, gpu, ops, kExamples)) finding.evidence.push_back(std::move(op));
     finding.examples = examples.Top(kExamples);
     findings.push_back(std::move(finding));
   }

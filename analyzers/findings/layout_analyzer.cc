@@ -2,6 +2,7 @@
 
 #include "analyzers/facts/kernel_examples.h"
 #include "analyzers/findings/finding_support.h"
+#include "analyzers/findings/op_evidence.h"
 
 namespace ampprof::analyzers {
 namespace {
@@ -20,11 +21,15 @@ std::vector<Finding> AnalyzeLayout(const AnalysisInput& input) {
     uint64_t conversions = 0;
     uint64_t convolutions = 0;
     KernelExamples examples;
+    // cuDNN launches its conversions from inside the convolution op that needs them, so the ops of the
+    // conversion kernels are the convolutions surrounded by conversions.
+    OpTally ops(input);
     for (model::KernelRow kernel : KernelsInWindow(input, gpu)) {
       const KernelCategory category = input.ClassOf(kernel).category;
       if (category == KernelCategory::kLayoutTransform) {
         ++conversions;
         examples.Add(model.KernelName(kernel), model.kernels().duration(kernel));
+        ops.Add(kernel, model.kernels().duration(kernel));
       } else if (category == KernelCategory::kConvolution) {
         ++convolutions;
       }
@@ -52,6 +57,7 @@ std::vector<Finding> AnalyzeLayout(const AnalysisInput& input) {
     finding.evidence.push_back({"convolution kernels they serve", Statement("{kernels}, {time} " + per,
                                                                             {Count("kernels", convolutions),
                                                                              Duration("time", gpu.PerStep(convolution_ns))})});
+    for (Evidence& op : OpEvidence(input, gpu, ops, kExamples)) finding.evidence.push_back(std::move(op));
     finding.examples = examples.Top(kExamples);
     findings.push_back(std::move(finding));
   }

@@ -130,6 +130,63 @@ TEST(OpAttribution, TheMisalignedFindingNamesTheOpAndTheDimensionToPad) {
   }
 }
 
+// An A100 running `iterations` FP16 grouped convolutions in NCHW: each aten::cudnn_convolution op
+// launches cuDNN's NCHW->NHWC conversion, a grouped direct kernel on CUDA cores and the conversion back.
+std::string GroupedConvolutionTrace(int iterations) {
+  std::string events;
+  auto add = [&](const std::string& event) { events += (events.empty() ? "" : ",\n") + event; };
+  int64_t t = 1'000'000;
+  int correlation = 100;
+  const char* kernels[] = {
+      "void nchwToNhwcKernel<__half, __half, float, true, false, (cudnnKernelDataType_t)0>(int, int, int, int, "
+      "__half const*, __half*, float, float)",
+      "void cudnn::cnn::conv2d_grouped_direct_kernel<false, true, false, false, 0, 0, int, __half, __half, float, "
+      "float, float>(cudnn::cnn::GroupedDirectFpropParams, __half const*, __half const*, __half*, float, float, "
+      "float const*, float const*, float const*, cudnnActivationStruct)",
+      "void nhwcToNchwKernel<__half, __half, float, true, false, (cudnnKernelDataType_t)0>(int, int, int, int, "
+      "__half const*, __half*, float, float)"};
+  const int64_t durations[] = {20, 100, 20};
+  for (int i = 0; i < iterations; ++i) {
+    add(fmt::format(R"({{"ph": "X", "cat": "cpu_op", "name": "aten::cudnn_convolution", "pid": 7, "tid": 7, )"
+                    R"("ts": {}, "dur": 40, "args": {{"External id": {}, "Input Dims": [[32, 64, 56, 56], )"
+                    R"([64, 2, 3, 3]], "Input type": ["c10::Half", "c10::Half"]}}}})",
+                    t, correlation));
+    int64_t gpu = t + 12;
+    for (int k = 0; k < 3; ++k) {
+      const int id = correlation++;
+      add(fmt::format(R"({{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 7, "tid": 7, )"
+                      R"("ts": {}, "dur": 5, "args": {{"External id": {}, "correlation": {}}}}})",
+                      t + 5 + 10 * k, id, id));
+      add(fmt::format(R"({{"ph": "X", "cat": "kernel", "name": "{}", "pid": 0, "tid": 7, "ts": {}, "dur": {}, )"
+                      R"("args": {{"External id": {}, "device": 0, "stream": 7, "correlation": {}}}}})",
+                      kernels[k], gpu, durations[k], id, id));
+      gpu += durations[k] + 2;
+    }
+    t += 160;
+  }
+  return fmt::format(R"({{"schemaVersion": 1, "deviceProperties": [{{"id": 0, "name": "NVIDIA A100-SXM4-40GB", )"
+                     R"("totalGlobalMem": 42505273344, "computeMajor": 8, "computeMinor": 0, "numSms": 108}}], )"
+                     R"("traceEvents": [{}]}})",
+                     events);
+}
+
+TEST(OpAttribution, LayoutAndGroupedConvolutionFindingsNameTheConvolutionOp) {
+  testing::TempDir dir;
+  const auto reports = AnalyzeTraces({Write(dir, "grouped.json", GroupedConvolutionTrace(30))});
+  ASSERT_TRUE(reports.ok()) << reports.status().ToString();
+  ASSERT_EQ(reports->size(), 1u);
+  for (const char* id : {"layout.nchw_nhwc", "conv.grouped_fallback"}) {
+    const analyzers::Finding* finding = FindingOf(reports->front(), id);
+    ASSERT_NE(finding, nullptr) << id;
+    const auto op = std::find_if(finding->evidence.begin(), finding->evidence.end(),
+                                 [](const analyzers::Evidence& e) { return e.label == "op"; });
+    ASSERT_NE(op, finding->evidence.end()) << id << ": no op evidence";
+    const std::string& text = op->value.text;
+    EXPECT_NE(text.find("aten::cudnn_convolution [32, 64, 56, 56], [64, 2, 3, 3]"), std::string::npos)
+        << id << ": " << text;
+  }
+}
+
 TEST(OpAttribution, WithoutShapesTheFindingSaysWhatIsMissing) {
   testing::TempDir dir;
   std::string trace = KinetoTrace(10);
