@@ -92,7 +92,7 @@ struct Saving {
 struct Finding {
   std::string id;  // a catalog id
   Severity severity = Severity::kWarning;
-  int32_t device_id = -1;  // the GPU it is about, or -1 for the run as a whole
+  int64_t device_id = -1;  // the GPU it is about (the trace's id, any uint32), or -1 for the run as a whole
   Statement verdict;       // one line, with the numbers
   std::vector<Evidence> evidence;
   std::vector<std::string> examples;  // kernels, ops or steps that show it, most telling first

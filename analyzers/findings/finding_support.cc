@@ -94,8 +94,8 @@ Statement MixedPrecisionEvidence(const PrecisionEvidence& run) {
   return statement;
 }
 
-int32_t DeviceIdOf(const AnalysisInput& input, const DeviceAccount& device) {
-  return static_cast<int32_t>(input.model.device(device.device).device_id);
+int64_t DeviceIdOf(const AnalysisInput& input, const DeviceAccount& device) {
+  return input.model.device(device.device).device_id;  // uint32: int64 holds every id and -1
 }
 
 }  // namespace ampprof::analyzers

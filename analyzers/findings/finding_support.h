@@ -67,7 +67,7 @@ base::DurationNs ChargedWhere(const DeviceAccount& device, Predicate keep) {
 Statement MixedPrecisionEvidence(const PrecisionEvidence& run);
 
 // The CUDA id of the device an account is of.
-int32_t DeviceIdOf(const AnalysisInput& input, const DeviceAccount& device);
+int64_t DeviceIdOf(const AnalysisInput& input, const DeviceAccount& device);
 
 }  // namespace ampprof::analyzers
 
