@@ -1,36 +1,16 @@
 #include "reports/common/statement_text.h"
 
-#include <limits>
-
 #include <fmt/format.h>
 
 #include "src/base/format.h"
 #include "src/base/time.h"
 
 namespace ampprof::reports {
-namespace {
-
-// A quantity's value as an integer type, clamped to its range (NaN as 0). The value is a double, and a
-// trace can make it anything (found by the ampt fuzzer: a count of 1.8e19); converting a double outside
-// the integer's range is undefined behaviour, so every conversion goes through here.
-template <typename Integer>
-Integer Clamped(double value) {
-  if (!(value == value)) return 0;  // NaN
-  constexpr auto kLowest = static_cast<double>(std::numeric_limits<Integer>::lowest());
-  // The largest double below the type's maximum + 1: 2^63 or 2^64 exactly, which is out of range.
-  constexpr double kPastMax = static_cast<double>(std::numeric_limits<Integer>::max() / 2 + 1) * 2.0;
-  if (value <= kLowest) return std::numeric_limits<Integer>::lowest();
-  if (value >= kPastMax) return std::numeric_limits<Integer>::max();
-  return static_cast<Integer>(value);
-}
-
-}  // namespace
-
 std::string FormatQuantity(const analyzers::Quantity& quantity) {
   switch (quantity.unit) {
-    case analyzers::Unit::kDuration: return base::FormatDuration(Clamped<base::DurationNs>(quantity.value));
-    case analyzers::Unit::kBytes: return base::FormatBytes(Clamped<uint64_t>(quantity.value));
-    case analyzers::Unit::kCount: return base::FormatCount(Clamped<int64_t>(quantity.value));
+    case analyzers::Unit::kDuration: return base::FormatDuration(QuantityAs<base::DurationNs>(quantity.value));
+    case analyzers::Unit::kBytes: return base::FormatBytes(QuantityAs<uint64_t>(quantity.value));
+    case analyzers::Unit::kCount: return base::FormatCount(QuantityAs<int64_t>(quantity.value));
     case analyzers::Unit::kFraction: return base::FormatPercent(quantity.value);
     case analyzers::Unit::kRatio: return fmt::format("{:.2f}x", quantity.value);
     case analyzers::Unit::kNumber: return fmt::format("{:.1f}", quantity.value);

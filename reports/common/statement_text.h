@@ -10,11 +10,26 @@
 //                                                  // "24.1 ms in 2,617 gaps"
 //   DescribeSaving(finding.saving, true)            // "29.1% of the step, 24.1 ms per step"
 
+#include <limits>
 #include <string>
 
 #include "analyzers/findings/finding.h"
 
 namespace ampprof::reports {
+
+// A quantity's value as an integer type, clamped to its range (NaN as 0). The value is a double, and a
+// trace can make it anything (found by the ampt fuzzer: a count of 1.8e19); converting a double outside
+// the integer's range is undefined behaviour, so every view that prints an integer goes through here.
+template <typename Integer>
+Integer QuantityAs(double value) {
+  if (!(value == value)) return 0;  // NaN
+  constexpr auto kLowest = static_cast<double>(std::numeric_limits<Integer>::lowest());
+  // The type's maximum + 1 (2^63 or 2^64), exactly representable, and the first value out of range.
+  constexpr double kPastMax = static_cast<double>(std::numeric_limits<Integer>::max() / 2 + 1) * 2.0;
+  if (value <= kLowest) return std::numeric_limits<Integer>::lowest();
+  if (value >= kPastMax) return std::numeric_limits<Integer>::max();
+  return static_cast<Integer>(value);
+}
 
 std::string FormatQuantity(const analyzers::Quantity& quantity);
 

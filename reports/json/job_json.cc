@@ -5,26 +5,12 @@
 #include "analyzers/findings/finding_catalog.h"
 #include "analyzers/ranks/job_statements.h"
 #include "reports/common/statement_text.h"
+#include "reports/json/statement_json.h"
 
 namespace ampprof::reports {
 namespace {
 
 using analyzers::JobReport;
-
-void WriteStatement(JsonWriter& json, std::string_view key, const analyzers::Statement& statement) {
-  json.Field(key, RenderStatement(statement));
-  json.Key(std::string(key) + "_values").BeginObject();
-  for (const analyzers::Quantity& value : statement.values) {
-    json.Key(value.key);
-    switch (value.unit) {
-      case analyzers::Unit::kDuration:
-      case analyzers::Unit::kCount: json.Int(static_cast<int64_t>(value.value)); break;
-      case analyzers::Unit::kBytes: json.Uint(static_cast<uint64_t>(value.value)); break;
-      default: json.Double(value.value); break;
-    }
-  }
-  json.EndObject();
-}
 
 void OptionalString(JsonWriter& json, std::string_view key, std::string_view value) {
   json.Key(key);

@@ -11,6 +11,7 @@
 #include "reports/common/statement_text.h"
 #include "reports/json/job_json.h"
 #include "reports/json/json_writer.h"
+#include "reports/json/statement_json.h"
 
 namespace ampprof::reports {
 namespace {
@@ -37,23 +38,6 @@ void WriteOptionalString(JsonWriter& json, std::string_view key, std::string_vie
   } else {
     json.String(value);
   }
-}
-
-// A statement as its rendered text under `key` and its typed values under `key`_values: scripts read the
-// numbers, people the text, and both are the same facts.
-void WriteStatement(JsonWriter& json, std::string_view key, const analyzers::Statement& statement) {
-  json.Field(key, RenderStatement(statement));
-  json.Key(std::string(key) + "_values").BeginObject();
-  for (const analyzers::Quantity& value : statement.values) {
-    json.Key(value.key);
-    switch (value.unit) {
-      case analyzers::Unit::kDuration:
-      case analyzers::Unit::kCount: json.Int(static_cast<int64_t>(value.value)); break;
-      case analyzers::Unit::kBytes: json.Uint(static_cast<uint64_t>(value.value)); break;
-      default: json.Double(value.value); break;
-    }
-  }
-  json.EndObject();
 }
 
 void WriteSaving(JsonWriter& json, const analyzers::Saving& saving) {
