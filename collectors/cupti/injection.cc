@@ -1,12 +1,43 @@
-// The entry point of libampprof_inject.so: the CUDA driver loads the library named by
-// CUDA_INJECTION64_PATH during CUDA initialisation and calls InitializeInjection. The only symbol
-// the library exports (inject_exports.map); everything else is hidden.
+// The entry points of libampprof_inject.so. The CUDA driver loads the library named by
+// CUDA_INJECTION64_PATH during CUDA initialisation and calls InitializeInjection; NVTX loads the
+// library named by NVTX_INJECTION64_PATH at the first NVTX call and calls InitializeInjectionNvtx2.
+// These and ampprof_collector_finish are the only symbols the library exports
+// (inject_exports.map); everything else is hidden.
+
+#include <dlfcn.h>
+
+#include <cstdint>
+
+#include <cupti.h>
 
 #include "collectors/cupti/collector.h"
 
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void);
 
 int InitializeInjection(void) { return ampprof::cupti::InitializeCollector(); }
+
+// NVTX's injection entry point, forwarded to the libcupti this library is linked against. Naming
+// libcupti itself in NVTX_INJECTION64_PATH is what CUPTI documents, but a process may load a second
+// copy that way: PyTorch's wheels bring their own libcupti.so.13, which the collector then uses (the
+// soname is already loaded), while NVTX would dlopen the toolkit's by path. Two copies in one process
+// make two CUPTI subscribers, and the second (the collector's) is refused: seen on an H100 with torch
+// 2.11+cu130, docs/validation/h100.md. Forwarding through this library keeps one copy.
+using NvtxGetExportTable = const void* (*)(uint32_t export_table_id);
+extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(
+    NvtxGetExportTable get_export_table);
+
+int InitializeInjectionNvtx2(NvtxGetExportTable get_export_table) {
+  using Initialize = int (*)(NvtxGetExportTable);
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&cuptiGetVersion), &info) == 0 || info.dli_fname == nullptr) {
+    return 0;  // NVTX then leaves its calls as no-ops, as with no injection at all
+  }
+  void* cupti = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
+  if (cupti == nullptr) return 0;
+  auto initialize = reinterpret_cast<Initialize>(dlsym(cupti, "InitializeInjectionNvtx2"));
+  dlclose(cupti);  // RTLD_NOLOAD took a reference; the library stays loaded as this one's dependency
+  return initialize != nullptr ? initialize(get_export_table) : 0;
+}
 
 // For the PyTorch shim (collectors/pytorch/ampprof_shim/exit_flush.py), through ctypes: finishes the
 // trace from a Python atexit function, which runs even when Python then dies of its own SIGINT after

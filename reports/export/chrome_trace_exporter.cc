@@ -117,7 +117,18 @@ class ChromeTraceExporter {
     AppendJsonString(members, input_.trace_path);
     fmt::format_to(out, ",\"source\":");
     AppendJsonString(members, model_.Metadata("source"));
-    fmt::format_to(out, "}},\n\"deviceProperties\":[");
+    // Every key the trace carries (collector mode, CUPTI library, capture window, ...): what a reader
+    // needs to judge the recording, which the timeline alone does not show.
+    fmt::format_to(out, ",\"trace_metadata\":{{");
+    bool first_key = true;
+    for (const auto& [key, value] : model_.metadata()) {
+      if (!first_key) members.push_back(',');
+      AppendJsonString(members, key);
+      members.push_back(':');
+      AppendJsonString(members, value);
+      first_key = false;
+    }
+    fmt::format_to(out, "}}}},\n\"deviceProperties\":[");
     bool first = true;
     for (const model::Device& device : model_.devices()) {
       if (!device.has_properties) continue;

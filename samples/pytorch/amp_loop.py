@@ -8,6 +8,7 @@ the steps timed here.
 """
 
 import argparse
+import contextlib
 import statistics
 import sys
 import time
@@ -23,6 +24,9 @@ def parser(description, steps, warmup):
     p.add_argument("--steps", type=positive, default=steps, help=f"timed steps (default: {steps})")
     p.add_argument("--warmup", type=non_negative, default=warmup,
                    help=f"untimed steps before them (default: {warmup})")
+    p.add_argument("--torch-profiler", metavar="FILE",
+                   help="profile the timed steps with torch.profiler (CPU and CUDA activities, shapes) and "
+                        "write its Chrome/Kineto JSON trace to FILE: the peer that ampprof is compared with")
     return p
 
 
@@ -84,17 +88,27 @@ def train(torch, model, optimizer, loss_fn, batches, args, double_step=False):
         torch.cuda.nvtx.range_pop()
 
     events = [torch.cuda.Event(enable_timing=True) for _ in range(args.steps + 1)]
+    profiler = None
+    if args.torch_profiler:
+        activities = [torch.profiler.ProfilerActivity.CPU, torch.profiler.ProfilerActivity.CUDA]
+        profiler = torch.profiler.profile(activities=activities, record_shapes=True)
+        profiler.__enter__()
     torch.cuda.synchronize()
     start = time.perf_counter()
     loss = None
     for index in range(args.steps):
         events[index].record()
         torch.cuda.nvtx.range_push("train_step")
-        loss = step(args.warmup + index)
+        # The step as torch.profiler marks it too, so that its trace has the same steps as ampprof's.
+        with torch.profiler.record_function(f"ProfilerStep#{index}") if profiler else contextlib.nullcontext():
+            loss = step(args.warmup + index)
         torch.cuda.nvtx.range_pop()
     events[-1].record()
     torch.cuda.synchronize()
     wall = time.perf_counter() - start
+    if profiler:
+        profiler.__exit__(None, None, None)
+        profiler.export_chrome_trace(args.torch_profiler)
 
     step_ms = sorted(events[i].elapsed_time(events[i + 1]) for i in range(args.steps))
     print(f"step time: median {statistics.median(step_ms):.4f} ms, mean {statistics.fmean(step_ms):.4f} ms, "

@@ -149,14 +149,17 @@ TracedEnvironment TracedRunEnvironment(const CaptureOptions& capture,
   const std::optional<std::string> nvtx_tool = environment("NVTX_INJECTION64_PATH");
   if (NamesAnotherTool(cuda_tool, collector.injection_library)) {
     traced.other_tool = fmt::format("CUDA_INJECTION64_PATH={}", *cuda_tool);
-  } else if (NamesAnotherTool(nvtx_tool, collector.cupti_library)) {
+  } else if (NamesAnotherTool(nvtx_tool, collector.injection_library) &&
+             NamesAnotherTool(nvtx_tool, collector.cupti_library)) {  // CUPTI's own advice: ours too
     traced.other_tool = fmt::format("NVTX_INJECTION64_PATH={}", *nvtx_tool);
   }
   if (traced.other_tool) return traced;
 
   traced.variables = {
       {"CUDA_INJECTION64_PATH", collector.injection_library},
-      {"NVTX_INJECTION64_PATH", collector.cupti_library},
+      // The collector, not libcupti by path: it forwards NVTX to the libcupti the process really uses
+      // (collectors/cupti/injection.cc says why a second copy breaks the recording).
+      {"NVTX_INJECTION64_PATH", collector.injection_library},
       {"AMPPROF_OUTPUT_DIR", capture.output_dir},
       {"AMPPROF_CAPTURE_RANGE",
        capture.range == CaptureRangeOption::kCudaProfilerApi ? "cudaProfilerApi" : "none"},

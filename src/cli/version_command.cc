@@ -23,7 +23,7 @@ int PrintVersion() {
   base::StatusOr<CollectorFiles> collector = FindCollector();
   if (collector.ok()) {
     fmt::print(std::cout, "collector      {}\n", collector->injection_library);
-    fmt::print(std::cout, "libcupti       {} (from {}; NVTX_INJECTION64_PATH of traced runs)\n",
+    fmt::print(std::cout, "libcupti       {} (from {}; NVTX reaches it through the collector)\n",
                collector->cupti_library, collector->cupti_source);
     fmt::print(std::cout, "python shim    {}\n",
                collector->python_shim_dir.empty() ? "not found (Python runs are traced without it)"

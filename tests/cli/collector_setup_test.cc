@@ -35,7 +35,9 @@ TEST(CollectorSetupTest, PointsCudaAndNvtxAtTheCollectorAndPassesTheSettings) {
   EXPECT_FALSE(traced.other_tool.has_value());
   EXPECT_THAT(traced.variables,
               Contains(Pair("CUDA_INJECTION64_PATH", kCollector.injection_library)));
-  EXPECT_THAT(traced.variables, Contains(Pair("NVTX_INJECTION64_PATH", kCollector.cupti_library)));
+  // The collector forwards NVTX to the libcupti the process uses (one copy, one CUPTI subscriber).
+  EXPECT_THAT(traced.variables,
+              Contains(Pair("NVTX_INJECTION64_PATH", kCollector.injection_library)));
   EXPECT_THAT(traced.variables, Contains(Pair("AMPPROF_OUTPUT_DIR", "/work/out")));
   EXPECT_THAT(traced.variables, Contains(Pair("AMPPROF_CAPTURE_RANGE", "cudaProfilerApi")));
   EXPECT_THAT(traced.variables, Contains(Pair("AMPPROF_DURATION_S", "2.5")));
@@ -69,7 +71,8 @@ TEST(CollectorSetupTest, NoneOrOurOwnCollectorIsNotAnotherTool) {
            {{"CUDA_INJECTION64_PATH", "none"}},
            {{"CUDA_INJECTION64_PATH", ""}},
            {{"CUDA_INJECTION64_PATH", kCollector.injection_library},
-            {"NVTX_INJECTION64_PATH", kCollector.cupti_library}}}) {
+            {"NVTX_INJECTION64_PATH", kCollector.injection_library}},
+           {{"NVTX_INJECTION64_PATH", kCollector.cupti_library}}}) {
     const TracedEnvironment traced =
         TracedRunEnvironment({}, kCollector, FakeEnvironment(environment));
     EXPECT_FALSE(traced.other_tool.has_value());

@@ -133,6 +133,23 @@ def finding_ids(analysis):
     return ids
 
 
+def step_agreement(step_line, analysis):
+    """The sample's own median step (CUDA events) beside ampprof's, and how far apart they are: the
+    validation asks for 2%."""
+    sample = re.search(r"median ([0-9.]+) ms", step_line or "")
+    try:
+        steps = json.loads(analysis)["reports"][0]["summary"].get("steps") or {}
+    except (ValueError, KeyError, IndexError):
+        steps = {}
+    median_ns = steps.get("median_ns")
+    if not sample or not median_ns:
+        return f"; sample's {step_line}" if step_line else ""
+    sample_ms, ampprof_ms = float(sample.group(1)), median_ns / 1e6
+    apart = abs(ampprof_ms - sample_ms) / sample_ms * 100 if sample_ms > 0 else float("inf")
+    return (f"; median step: sample {sample_ms:.4f} ms, ampprof {ampprof_ms:.4f} ms "
+            f"({steps.get('count')} steps from {steps.get('source')}), {apart:.1f}% apart")
+
+
 def check(run, found, sm):
     """Problems with `found` against the run's expectations (empty when it passes)."""
     problems = []
@@ -159,6 +176,9 @@ def main():
     parser.add_argument("--python", default=sys.executable, help="the Python that runs the PyTorch samples")
     parser.add_argument("--work", help="where the traces go (emptied first)")
     parser.add_argument("--only", help="run only the runs whose name matches this regular expression")
+    parser.add_argument("--cuda-library-path", help="directories the CUDA samples need (cuDNN, cuBLAS) where the "
+                        "machine's loader does not look, prepended to LD_LIBRARY_PATH for them alone")
+    parser.add_argument("--timeout", type=int, default=RUN_TIMEOUT_S, help="seconds each ampprof run may take")
     args = parser.parse_args()
 
     try:
@@ -208,8 +228,16 @@ def main():
             continue
 
         trace_dir = os.path.join(args.work, name)
-        traced = subprocess.run([args.ampprof, "run", "-o", trace_dir, "--"] + command + run["args"],
-                                capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
+        environment = dict(os.environ)
+        if kind == "cuda" and args.cuda_library_path:
+            environment["LD_LIBRARY_PATH"] = args.cuda_library_path + os.pathsep + environment.get("LD_LIBRARY_PATH", "")
+        try:
+            traced = subprocess.run([args.ampprof, "run", "-o", trace_dir, "--"] + command + run["args"],
+                                    capture_output=True, text=True, timeout=args.timeout, env=environment)
+        except subprocess.TimeoutExpired:
+            failed.append(name)
+            print(f"FAIL {name}: ampprof run took more than {args.timeout} s", flush=True)
+            continue
         if traced.returncode == AMPPROF_CANNOT_TRACE:
             print(f"SKIP: this ampprof cannot trace (ampprof run exited {AMPPROF_CANNOT_TRACE}):\n{tail(traced.stderr)}")
             return SKIP
@@ -227,7 +255,7 @@ def main():
         analyze = [args.ampprof, "analyze", trace_dir, "--format", "json"]
         if baseline is not None:
             analyze[3:3] = ["--baseline", os.path.join(args.work, baseline)]
-        analysed = subprocess.run(analyze, capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
+        analysed = subprocess.run(analyze, capture_output=True, text=True, timeout=args.timeout)
         if analysed.returncode != 0:
             failed.append(name)
             print(f"FAIL {name}: ampprof analyze exited {analysed.returncode}:\n{tail(analysed.stderr)}")
@@ -239,13 +267,13 @@ def main():
             print(f"FAIL {name}: cannot read the JSON report: {error}")
             continue
         problems = check(run, found, sm)
-        detail = f"findings: {', '.join(sorted(found)) or 'none'}" + (f"; sample's {step_line}" if step_line else "")
+        detail = f"findings: {', '.join(sorted(found)) or 'none'}" + step_agreement(step_line, analysed.stdout)
         if problems:
             failed.append(name)
-            print(f"FAIL {name}: {'; '.join(problems)} ({detail})")
+            print(f"FAIL {name}: {'; '.join(problems)} ({detail})", flush=True)
         else:
             passed.append(name)
-            print(f"PASS {name} ({detail})")
+            print(f"PASS {name} ({detail})", flush=True)
 
     print(f"{len(passed)} passed, {len(failed)} failed, {len(skipped)} skipped")
     if failed:

@@ -22,6 +22,7 @@ class, including ones defined by the script, is covered without patching it.
 
 import atexit
 import functools
+import importlib
 import threading
 
 from ampprof_shim.patching import warn
@@ -113,9 +114,21 @@ def _grad_scaler_classes(torch):
     return seen
 
 
+def _optimizer_module(torch):
+    """torch.optim.optimizer, which holds the global step hooks. Imported by name: torch.optim's
+    __init__ deletes its submodules' names (torch 2.11 does), so `torch.optim.optimizer` as an
+    attribute is missing even where the module is there (seen on a GPU machine, docs/validation)."""
+    if getattr(torch, "optim", None) is None:
+        return None
+    try:
+        return importlib.import_module(torch.__name__ + ".optim.optimizer")
+    except ImportError:
+        return None
+
+
 def install(torch, patcher, markers):
     marker = StepMarker(markers)
-    optimizer_module = getattr(getattr(torch, "optim", None), "optimizer", None)
+    optimizer_module = _optimizer_module(torch)
     register_pre = getattr(optimizer_module, "register_optimizer_step_pre_hook", None)
     register_post = getattr(optimizer_module, "register_optimizer_step_post_hook", None)
     if register_pre is None or register_post is None:

@@ -1,5 +1,5 @@
 # libampprof_inject.so lives inside other people's processes, so:
-#   - it exports InitializeInjection and ampprof_collector_finish (for the PyTorch shim) and nothing else (no symbol of ours, fmt's or libstdc++'s can
+#   - it exports InitializeInjection, InitializeInjectionNvtx2 and ampprof_collector_finish (for the PyTorch shim) and nothing else (no symbol of ours, fmt's or libstdc++'s can
 #     interpose on the host's);
 #   - it needs no shared library the host might not have or might have in another version: only the C
 #     library's parts and libcupti.
@@ -12,17 +12,17 @@ string(REGEX MATCHALL "[^\n]+" lines "${symbols}")
 set(exported "")
 foreach(line IN LISTS lines)
   string(REGEX REPLACE "^[0-9a-fA-F]* *[A-Za-z] " "" name "${line}")
-  if(NOT name MATCHES "^(InitializeInjection|ampprof_collector_finish|_init|_fini)$" AND NOT name MATCHES "@")
+  if(NOT name MATCHES "^(InitializeInjection|InitializeInjectionNvtx2|ampprof_collector_finish|_init|_fini)$" AND NOT name MATCHES "@")
     list(APPEND exported "${name}")
   endif()
 endforeach()
-foreach(required InitializeInjection ampprof_collector_finish)
+foreach(required InitializeInjection InitializeInjectionNvtx2 ampprof_collector_finish)
   if(NOT symbols MATCHES "${required}")
     message(FATAL_ERROR "${LIBRARY} does not export ${required}")
   endif()
 endforeach()
 if(exported)
-  message(FATAL_ERROR "${LIBRARY} exports more than InitializeInjection and ampprof_collector_finish: ${exported}")
+  message(FATAL_ERROR "${LIBRARY} exports more than InitializeInjection, InitializeInjectionNvtx2 and ampprof_collector_finish: ${exported}")
 endif()
 
 execute_process(COMMAND ${READELF} -d ${LIBRARY} OUTPUT_VARIABLE dynamic RESULT_VARIABLE status)
@@ -36,4 +36,4 @@ foreach(entry IN LISTS needed)
     message(FATAL_ERROR "${LIBRARY} needs ${soname}, which the host process may lack or have in another version")
   endif()
 endforeach()
-message(STATUS "${LIBRARY}: exports only InitializeInjection and ampprof_collector_finish; needs ${needed}")
+message(STATUS "${LIBRARY}: exports only InitializeInjection, InitializeInjectionNvtx2 and ampprof_collector_finish; needs ${needed}")
