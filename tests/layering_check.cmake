@@ -2,7 +2,8 @@
 #   src/base <- collectors/records <- collectors/<importers> <- src/model <- analyzers (facts <- findings
 #   <- report <- ranks) <- reports
 #   <- src/pipeline <- src/cli
-# and that CUPTI headers appear only in collectors/cupti and its tests (tests/collectors/cupti).
+# and that CUPTI headers appear only in collectors/cupti and its tests (tests/collectors/cupti), and in
+# tests/gpu's stand-alone probes (a bare CUPTI client built on the GPU machine, linked to nothing of ours).
 # Run by ctest as `layering`:
 #   cmake -DSOURCE_DIR=<repo> -P layering_check.cmake
 
@@ -55,7 +56,7 @@ file(GLOB_RECURSE all_sources "${SOURCE_DIR}/src/*" "${SOURCE_DIR}/collectors/*"
 foreach(source ${all_sources})
   # The collector and its own tests (tests/collectors/cupti fabricates CUPTI records) may include CUPTI.
   file(RELATIVE_PATH relative_source "${SOURCE_DIR}" "${source}")
-  if(relative_source MATCHES "^(tests/)?collectors/cupti/" OR NOT source MATCHES "\\.(h|cc|cu|cpp)$")
+  if(relative_source MATCHES "^((tests/)?collectors/cupti|tests/gpu)/" OR NOT source MATCHES "\\.(h|cc|cu|cpp)$")
     continue()
   endif()
   file(STRINGS "${source}" cupti REGEX "#include *[<\"]cupti")

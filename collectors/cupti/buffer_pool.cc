@@ -50,6 +50,11 @@ void BufferPool::Release(uint8_t* buffer) noexcept {
   if (free_.size() < free_.capacity()) free_.push_back(buffer);  // else not ours: never happens
 }
 
+bool BufferPool::Owns(const uint8_t* buffer) const noexcept {
+  std::lock_guard lock(mutex_);
+  return std::find(all_.begin(), all_.end(), buffer) != all_.end();  // max_buffers entries at most
+}
+
 size_t BufferPool::allocated() const {
   std::lock_guard lock(mutex_);
   return all_.size();

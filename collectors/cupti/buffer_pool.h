@@ -53,6 +53,11 @@ class BufferPool {
   uint8_t* Acquire() noexcept;
   // Gives back a buffer from Acquire(), zeroed.
   void Release(uint8_t* buffer) noexcept;
+  // Whether `buffer` came from Acquire(). CUPTI hands a buffer to the buffer-completed callback that
+  // is registered when it completes, which may be another client's buffer: a program that is itself
+  // a CUPTI client (torch.profiler) registered first, or after, the collector (seen on an H100: the
+  // collector zeroed such a 1 MiB buffer as one of its 8 MiB ones and the program crashed).
+  bool Owns(const uint8_t* buffer) const noexcept;
 
   size_t buffer_bytes() const { return options_.buffer_bytes; }
   size_t max_buffers() const { return options_.max_buffers; }

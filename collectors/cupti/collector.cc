@@ -33,6 +33,12 @@
 #include "collectors/records/ampt_writer.h"
 
 namespace ampprof::cupti {
+
+namespace {
+// NVTX's injection calls (NoteNvtxInjection), which may come before the collector exists.
+std::atomic<uint32_t> nvtx_injection_calls{0};
+std::atomic<uint32_t> nvtx_injection_accepted{0};
+}  // namespace
 namespace {
 
 // ---- Small helpers, none of which may throw. ----
@@ -455,6 +461,9 @@ class Collector {
     if (ignored_starts > 0) {
       pipeline_->SetMetadata("capture_ignored_starts", fmt::format("{}", ignored_starts));
     }
+    pipeline_->SetMetadata("nvtx_injection_calls", fmt::format("{}", nvtx_injection_calls.load()));
+    pipeline_->SetMetadata("nvtx_injection_accepted",
+                           fmt::format("{}", nvtx_injection_accepted.load()));
     if (const base::Status status = pipeline_->Stop(); !status.ok()) {
       Say(fmt::format("the trace was not written completely: {}", status.message()));
     }
@@ -567,6 +576,11 @@ class Collector {
 };
 
 }  // namespace
+
+void NoteNvtxInjection(bool accepted) noexcept {
+  nvtx_injection_calls.fetch_add(1, std::memory_order_relaxed);
+  if (accepted) nvtx_injection_accepted.fetch_add(1, std::memory_order_relaxed);
+}
 
 int InitializeCollector() noexcept {
   static std::once_flag once;

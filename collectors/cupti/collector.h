@@ -49,6 +49,12 @@ int InitializeCollector() noexcept;
 // trace; false when the collector is off, in another process (a fork), or already finished.
 bool FinishCollectorForExit() noexcept;
 
+// Counts NVTX's calls of InitializeInjectionNvtx2 (one per copy of NVTX in the process: the program's,
+// cuBLAS's, torch's...) and how many libcupti accepted; the trace's metadata says both, so that a
+// trace without ranges tells whether NVTX ever reached CUPTI. Any thread, before or after the
+// collector starts.
+void NoteNvtxInjection(bool accepted) noexcept;
+
 }  // namespace ampprof::cupti
 
 #endif  // AMPPROF_COLLECTORS_CUPTI_COLLECTOR_H_

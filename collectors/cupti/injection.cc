@@ -29,14 +29,17 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(
 int InitializeInjectionNvtx2(NvtxGetExportTable get_export_table) {
   using Initialize = int (*)(NvtxGetExportTable);
   Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&cuptiGetVersion), &info) == 0 || info.dli_fname == nullptr) {
-    return 0;  // NVTX then leaves its calls as no-ops, as with no injection at all
+  int accepted = 0;  // 0: NVTX leaves its calls as no-ops, as with no injection at all
+  if (dladdr(reinterpret_cast<void*>(&cuptiGetVersion), &info) != 0 && info.dli_fname != nullptr) {
+    if (void* cupti = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD); cupti != nullptr) {
+      auto initialize = reinterpret_cast<Initialize>(dlsym(cupti, "InitializeInjectionNvtx2"));
+      // RTLD_NOLOAD took a reference; the library stays loaded as this one's dependency.
+      dlclose(cupti);
+      if (initialize != nullptr) accepted = initialize(get_export_table);
+    }
   }
-  void* cupti = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
-  if (cupti == nullptr) return 0;
-  auto initialize = reinterpret_cast<Initialize>(dlsym(cupti, "InitializeInjectionNvtx2"));
-  dlclose(cupti);  // RTLD_NOLOAD took a reference; the library stays loaded as this one's dependency
-  return initialize != nullptr ? initialize(get_export_table) : 0;
+  ampprof::cupti::NoteNvtxInjection(accepted != 0);
+  return accepted;
 }
 
 // For the PyTorch shim (collectors/pytorch/ampprof_shim/exit_flush.py), through ctypes: finishes the

@@ -40,6 +40,11 @@ uint8_t* WriterPipeline::RequestBuffer() noexcept {
 
 void WriterPipeline::CompleteBuffer(uint8_t* buffer, size_t valid_bytes) noexcept {
   if (buffer == nullptr) return;
+  if (!pool_.Owns(buffer)) {
+    // Another CUPTI client's buffer: neither read (its owner may be using it) nor zeroed nor kept.
+    foreign_buffers_.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
   {
     std::lock_guard lock(mutex_);
     if (!stop_requested_ && queue_size_ < queue_.size()) {
@@ -209,6 +214,8 @@ void WriterPipeline::CopyCountersIntoStats() noexcept {
   stats.Set(base::Stat::kCollectorBuffersDenied, static_cast<int64_t>(pool_.denied()));
   stats.Set(base::Stat::kCollectorDroppedRecords,
             static_cast<int64_t>(dropped_records_.load(std::memory_order_relaxed)));
+  stats.Set(base::Stat::kCollectorForeignBuffers,
+            static_cast<int64_t>(foreign_buffers_.load(std::memory_order_relaxed)));
 }
 
 }  // namespace ampprof::cupti

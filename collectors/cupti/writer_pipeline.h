@@ -26,7 +26,8 @@
 //   pipeline->Stop();
 //
 // What is counted, into the trace's stats: buffers the pool refused (collector_buffers_denied),
-// records CUPTI reports dropped (collector_dropped_records, via AddDroppedRecords), failures caught
+// records CUPTI reports dropped (collector_dropped_records, via AddDroppedRecords), buffers that are
+// not the pool's (collector_foreign_buffers: another CUPTI client's, never touched), failures caught
 // on the writer thread (collector_internal_errors; the rest of that buffer is lost, the thread goes
 // on), and what the AmptWriter could not write (collector_write_errors).
 //
@@ -138,6 +139,7 @@ class WriterPipeline {
   bool thread_failed_ = false;  // the writer thread ended on an exception
   uint64_t after_stop_ = 0;
   std::atomic<uint64_t> dropped_records_{0};
+  std::atomic<uint64_t> foreign_buffers_{0};  // another CUPTI client's buffers, left untouched
   std::vector<std::pair<std::string, std::string>> pending_metadata_;  // mutex_
 
   std::mutex stop_mutex_;  // serialises Stop()

@@ -76,6 +76,10 @@ enum class StatSeverity : uint8_t { kInfo, kDataLoss, kError };
   X(kCollectorBuffersDenied, "collector_buffers_denied", kDataLoss,                                       \
     "activity buffers the collector refused CUPTI because its buffer pool was exhausted (the writer "     \
     "fell behind); CUPTI drops the records it could not store (collector_dropped_records)")              \
+  X(kCollectorForeignBuffers, "collector_foreign_buffers", kDataLoss,                                     \
+    "activity buffers of another CUPTI client in the process (torch.profiler, a second tool) that CUPTI "  \
+    "handed to the collector; left untouched: that client registered its own buffer callbacks, so GPU "   \
+    "records after that moment may have gone to it instead of this trace")                               \
   X(kCollectorInternalErrors, "collector_internal_errors", kError,                                        \
     "failures caught inside the collector's writer thread (a bug, or memory exhausted); the rest of the " \
     "activity buffer being converted was lost")                                                           \

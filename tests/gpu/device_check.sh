@@ -4,7 +4,7 @@
 #
 #   tests/gpu/device_check.sh [PHASE...]        (default: every phase, in this order)
 #
-# Phases: facts collector samples_cuda overhead samples_torch compare peer exits capture.
+# Phases: facts nvtx collector samples_cuda overhead samples_torch compare peer exits workers capture.
 # A device call may run 10 minutes, so every phase is bounded, and a phase that would start after
 # AMPPROF_CHECK_BUDGET_S (default 540) seconds is skipped with a line saying so: a later call names the
 # phases left. Everything worth keeping goes under $OUT (at most 8 files come back: the log, the samples'
@@ -15,7 +15,7 @@ mkdir -p "$out"
 repo=$PWD
 bundle=$repo/build/device-bundle
 work=$(mktemp -d)
-mkdir -p "$work"/{collector,overhead,compare,peer,exits,capture}
+mkdir -p "$work"/{nvtx,collector,overhead,compare,peer,exits,capture}
 budget=${AMPPROF_CHECK_BUDGET_S:-540}
 exec > >(tee -a "$out/device_check.log") 2>&1
 
@@ -52,6 +52,33 @@ phase_facts() {
   echo "CUDA sample libraries from: $cuda_libs"
   echo "libcupti copies:"; find /usr/local/cuda*/ /opt -name 'libcupti.so*' 2>/dev/null | head
   command -v nsys || echo "no nsys on PATH"
+}
+
+phase_nvtx() {  # what CUPTI 13 needs to record NVTX, and who else holds CUPTI in a PyTorch process
+  local cupti=/usr/local/cuda/lib64/libcupti.so.13 probe="$samples/nvtx_probe"
+  export LD_LIBRARY_PATH="$cuda_libs:$LD_LIBRARY_PATH"
+  "$probe"
+  for options in "" "nvtx-first" "subscribe" "subscribe nvtx-domain" "nvtx-first subscribe nvtx-domain" \
+                 "clock subscribe" "nvtx-first clock subscribe nvtx-domain"; do
+    NVTX_INJECTION64_PATH=$cupti "$probe" $options
+  done
+  for options in "ex-null" "domain" "clock subscribe ex-null"; do
+    NVTX_INJECTION64_PATH=$cupti "$probe" $options
+  done
+  # Under ampprof: a plain NVTX workload, then the probe as a second CUPTI client beside the collector.
+  "$ampprof" run --no-report -o "$work/nvtx/plain" -- "$probe" no-client; echo "ampprof exited $?"
+  facts "$work/nvtx/plain"
+  "$ampprof" run --no-report -o "$work/nvtx/client" -- "$probe"; echo "ampprof exited $?"
+  python3 - <<'PY'
+import ctypes, torch
+torch.zeros(1, device="cuda")
+print("libcupti copies in a PyTorch process after CUDA started:",
+      sorted({line.split()[-1] for line in open("/proc/self/maps") if "cupti" in line}))
+lib = ctypes.CDLL("libcupti.so.13")
+handle = ctypes.c_void_p()
+callback = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_uint, ctypes.c_void_p)(lambda *a: None)
+print("cuptiSubscribe in a plain PyTorch process returned", lib.cuptiSubscribe(ctypes.byref(handle), callback, None))
+PY
 }
 
 phase_collector() {  # checks 1-5: a CUDA sample and a PyTorch script, their traces' facts
@@ -99,10 +126,9 @@ phase_overhead() {  # check 8: host time per launch and step times, untraced, am
 }
 
 phase_compare() {  # the shim's FP32 mode and the seeds' workloads under compare
-  for spec in "tiny_mlp" "recipe_mlp" "conv_layout" "conv_layout --channels-last" "grouped_conv"; do
-    set -- $spec
+  for spec in ${AMPPROF_COMPARE_SPECS:-tiny_mlp conv_layout grouped_conv}; do
     echo "-- compare $spec"
-    "$ampprof" compare --force -o "$work/compare/$1$2" -- python3 "$repo/samples/pytorch/$1.py" --amp on --steps 100 "${@:2}" | tail -40
+    "$ampprof" compare --force -o "$work/compare/$spec" -- python3 "$repo/samples/pytorch/$spec.py" --amp on --steps 100 | tail -45
   done
   facts "$work"/compare/*/*
 }
@@ -143,10 +169,19 @@ phase_exits() {  # check 7
   sleep 12; pkill -INT -f "^python3 .*live_checks.py loop"; wait
   echo "-- SIGINT: last step stamp $(tail -1 "$work/stamps") ns"; tail -3 "$work/sigint.txt"
   facts "$work/exits/sigint"
+}
+
+phase_workers() {  # check 7, the rest: DataLoader workers, torchrun ranks, torch.profiler inside ampprof run
+  local live="$repo/tests/gpu/live_checks.py"
   "$ampprof" run --force -o "$work/exits/dataloader" -- python3 "$live" dataloader 2>&1 | tail -5
-  ls -la "$work/exits/dataloader"
-  "$ampprof" run --force -o "$work/exits/ranks" -- torchrun --standalone --nproc_per_node 2 "$live" ranks 2>&1 | tail -8
-  ls -la "$work/exits/ranks"
+  ls "$work/exits/dataloader"
+  "$ampprof" run --force -o "$work/exits/ranks" -- torchrun --standalone --nproc_per_node 2 "$live" ranks 2>&1 | tail -12
+  ls "$work/exits/ranks"
+  echo "-- torch.profiler inside ampprof run (two CUPTI clients in one process)"
+  "$ampprof" run --force -o "$work/exits/torch_profiler" -- python3 "$repo/samples/pytorch/recipe_mlp.py" --amp on \
+    --steps 20 --torch-profiler "$work/exits/torch_profiler.kineto.json" 2>&1 | tail -12
+  echo "ampprof exited ${PIPESTATUS[0]}"; ls -la "$work/exits/torch_profiler.kineto.json"
+  facts "$work/exits/torch_profiler"
 }
 
 phase_capture() {  # check 6
@@ -158,9 +193,9 @@ phase_capture() {  # check 6
 }
 
 phases=("$@")
-(( ${#phases[@]} )) || phases=(facts collector samples_cuda overhead samples_torch compare peer exits capture)
-declare -A limits=([facts]=30 [collector]=90 [samples_cuda]=200 [overhead]=120 [samples_torch]=250 [compare]=240 \
-                   [peer]=120 [exits]=150 [capture]=60)
+(( ${#phases[@]} )) || phases=(facts nvtx collector samples_cuda overhead samples_torch compare peer exits workers capture)
+declare -A limits=([facts]=30 [nvtx]=60 [collector]=90 [samples_cuda]=200 [overhead]=120 [samples_torch]=250 [compare]=240 \
+                   [peer]=120 [exits]=150 [workers]=90 [capture]=60)
 for phase in "${phases[@]}"; do ran_phase "$phase" "${limits[$phase]:-120}"; done
 
 echo "== traces (${SECONDS}s)"

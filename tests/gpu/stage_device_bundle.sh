@@ -18,6 +18,13 @@ if [[ -d "$build/samples/cuda" ]]; then
   find "$build/samples/cuda" -maxdepth 1 -type f -executable -exec cp {} "$bundle/samples/" \;
 fi
 
+# The NVTX probe (tests/gpu/nvtx_probe.cu), a bare CUPTI client, where this machine has nvcc.
+cuda_home=${CUDA_HOME:-/usr/local/cuda}
+if [[ -x "$cuda_home/bin/nvcc" ]]; then
+  "$cuda_home/bin/nvcc" -std=c++17 -O2 -o "$bundle/samples/nvtx_probe" "$(dirname "$0")/nvtx_probe.cu" \
+    -I"$cuda_home/include" -L"$cuda_home/lib" -L"$cuda_home/lib64" -lcupti
+fi
+
 # Every shared library ampprof needs that is not part of the C runtime or CUDA (which the GPU machine has).
 ldd "$build/src/cli/ampprof" | awk '/=> \// {print $3}' | while read -r lib; do
   case "$(basename "$lib")" in

@@ -412,5 +412,25 @@ TEST(WriterPipelineTest, WriterCutInsideAChunkReportsTruncationAsDataLoss) {
   EXPECT_TRUE(set.stats().HasDataLoss());
 }
 
+TEST(WriterPipelineTest, AnotherCuptiClientsBufferIsNeitherReadNorZeroedAndIsCounted) {
+  // On an H100 a program that was itself a CUPTI client had its 1 MiB buffer completed to the
+  // collector, which zeroed it as one of its own 8 MiB buffers: the program died of SIGSEGV.
+  TempDir dir;
+  const std::string path = dir.File("trace.ampt");
+  auto pipeline =
+      StartPipeline(path, {.buffer_bytes = 4096, .max_buffers = 2, .preallocated_buffers = 1});
+  ASSERT_NE(pipeline, nullptr);
+  ASSERT_TRUE(ProduceBuffer(*pipeline, 0, 0, 3));
+  std::vector<uint8_t> foreign(1024, 0xAB);  // smaller than the pool's buffers, as it was
+  const size_t used = FillTestBuffer(foreign.data(), foreign.size(), 0, 100, 2);
+  pipeline->CompleteBuffer(foreign.data(), used);
+  ASSERT_TRUE(pipeline->Stop().ok());
+  const RecordSet set = ReadBack(path);
+  EXPECT_EQ(set.kernels.size(), 3u);  // the foreign buffer's records are not ours to read
+  EXPECT_EQ(set.stats().Get(base::Stat::kCollectorForeignBuffers), 1);
+  EXPECT_TRUE(set.stats().HasDataLoss());
+  EXPECT_EQ(foreign.back(), 0xAB);  // untouched past what its owner wrote
+}
+
 }  // namespace
 }  // namespace ampprof::cupti
