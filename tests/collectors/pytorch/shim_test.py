@@ -308,7 +308,7 @@ class Chaining(unittest.TestCase):
 class ExitFlush(unittest.TestCase):
     """The collector's exit flush from a Python atexit function: Python dying of Ctrl-C skips the C one."""
 
-    def run_until_ctrl_c(self, preload):
+    def run_until_ctrl_c(self, preload, code="raise KeyboardInterrupt"):
         if FAKE_INJECTION_LIBRARY is None:
             self.skipTest("no fake injection library given")
         with tempfile.TemporaryDirectory() as tmp:
@@ -318,7 +318,7 @@ class ExitFlush(unittest.TestCase):
                                 "CUDA_INJECTION64_PATH": FAKE_INJECTION_LIBRARY, "FAKE_INJECTION_LOG": log})
             if preload:  # loaded as the CUDA driver would have loaded it
                 environment["LD_PRELOAD"] = FAKE_INJECTION_LIBRARY
-            result = subprocess.run([sys.executable, "-c", "raise KeyboardInterrupt"], env=environment,
+            result = subprocess.run([sys.executable, "-c", code], env=environment,
                                     capture_output=True, text=True, timeout=60)
             finished = []
             if os.path.exists(log):
@@ -330,6 +330,22 @@ class ExitFlush(unittest.TestCase):
         result, finished = self.run_until_ctrl_c(preload=True)
         self.assertEqual(result.returncode, -2, "Python dies of its own SIGINT, as after a real Ctrl-C")
         self.assertEqual(len(finished), 1, "the collector is asked to finish exactly once")
+
+    def test_os_exit_finishes_the_trace_first(self):
+        result, finished = self.run_until_ctrl_c(preload=True, code="import os; os._exit(7)")
+        self.assertEqual(result.returncode, 7, "the status the program asked for")
+        self.assertEqual(len(finished), 1, "os._exit skips atexit: the shim's wrapper finished the trace")
+
+    def test_a_forked_child_that_calls_os_exit_leaves_the_trace_alone(self):
+        code = ("import os\n"
+                "pid = os.fork()\n"
+                "if pid == 0:\n"
+                "    os._exit(0)\n"
+                "os.waitpid(pid, 0)\n")
+        result, finished = self.run_until_ctrl_c(preload=True, code=code)
+        self.assertEqual(result.returncode, 0)
+        self.assertEqual(len(finished), 1, "only the parent's exit finishes (its atexit function)")
+        self.assertEqual(finished[0], f"finish {finished[0].split()[1]}")
 
     def test_a_process_that_never_loaded_the_collector_is_left_alone(self):
         result, finished = self.run_until_ctrl_c(preload=False)
