@@ -244,6 +244,32 @@ TEST(FindSteps, LayersOfOneForwardPassAreNotSteps) {
   EXPECT_FALSE(Find(model).has_value()) << "the repetition covers a third of the trace";
 }
 
+TEST(FindSteps, ALoopThatUpdatesWeightsEveryPeriodMayFollowALongSearch) {
+  // The CUDA sample grouped_conv in FP32 on an H100: cuDNN's algorithm search ran 18,513 kernels before
+  // the loop's 110 iterations of 21 kernels, one SGD launch each (11% of the trace's kernels). Layers
+  // never update weights, so an optimizer kernel in every period tells a loop from a model's layers.
+  model::ModelBuilder builder;
+  RecordBuilder b(builder);
+  base::TimeNs t = 0;
+  auto kernel = [&](const std::string& name) {
+    b.Kernel(name, t, t + 10);
+    t += 20;
+  };
+  for (int i = 0; i < 200; ++i) kernel("search_trial_" + std::to_string(i % 50));
+  for (int step = 0; step < 10; ++step) {
+    kernel("void cudnn::cnn::conv2d_grouped_direct_kernel<float>()");
+    kernel("void ampsample::relu_kernel<float>()");
+    kernel("void ampsample::mse_loss_kernel<float>()");
+    kernel("void cudnn::cnn::wgrad2d_grouped_direct_kernel<float>()");
+    kernel("void ampsample::multi_tensor_apply_kernel<ampsample::SgdFunctor>()");
+  }
+  const model::TraceModel model = std::move(builder).Build();
+  const std::optional<Steps> steps = Find(model);
+  ASSERT_TRUE(steps.has_value());
+  EXPECT_EQ(steps->intervals.size(), 9u);
+  EXPECT_EQ(steps->MedianDuration(), 5 * 20);
+}
+
 TEST(FindWarmup, CountsLeadingOutliersUpToHalfTheSteps) {
   using I = base::Interval;
   EXPECT_EQ(FindWarmup(std::vector<I>{{0, 900}, {1000, 1100}, {1200, 1310}, {1400, 1505}}), 1u);
