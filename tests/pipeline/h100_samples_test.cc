@@ -93,5 +93,18 @@ TEST(H100Samples, ConvolutionStepsFollowCudnnsAlgorithmSearch) {
   EXPECT_FALSE(Has(ids, "bench.warmup_in_window"));
 }
 
+TEST(H100Samples, TheFirstConvolutionRunsOnCudaCoresInEitherLayout) {
+  // conv_layout --precision fp16: cuDNN runs the forward convolution of the 3-channel input on CUDA cores
+  // in both layouts (NCHW: implicit_convolve_sgemm<__half, ...>, 212 us of a 1.07 ms step; NHWC:
+  // convolve_common_engine_float_NHWC<__half, ...>, 251 us of 0.832 ms, a name no rule knew). NHWC pads
+  // the channels for the Tensor-Core weight gradient (nhwcAddPaddingKernel): a padding, not a conversion.
+  const std::vector<std::string> nchw = FindingIds(AnalyzeSample("cuda.conv_layout.fp16.nchw"));
+  EXPECT_TRUE(Has(nchw, "tensor_cores.fp32_math"));
+  EXPECT_TRUE(Has(nchw, "layout.nchw_nhwc"));
+  const std::vector<std::string> nhwc = FindingIds(AnalyzeSample("cuda.conv_layout.fp16.nhwc"));
+  EXPECT_TRUE(Has(nhwc, "tensor_cores.fp32_math"));
+  EXPECT_FALSE(Has(nhwc, "layout.nchw_nhwc"));
+}
+
 }  // namespace
 }  // namespace ampprof::pipeline
