@@ -67,13 +67,18 @@ TEST(H100Samples, Fp32DoubleOptimizerStepIsFoundFromKernels) {
   EXPECT_EQ(report.summary.steps, 109u);
   ExpectMedianNear(report, 0.2981);
   EXPECT_TRUE(Has(FindingIds(report), "amp.double_optimizer_step"));
+  for (const analyzers::Finding& finding : report.findings) {
+    if (finding.id != "amp.double_optimizer_step") continue;
+    EXPECT_EQ(finding.verdict.text.find("scaler.step"), std::string::npos)
+        << "no GradScaler in this run: " << finding.verdict.text;
+  }
 }
 
 TEST(H100Samples, Fp32RunsThatNeverWaitOnTheHostAreNotHostBound) {
   // The FP32 samples synchronise only before and after the timed loop: the host runs ahead and the GPU
   // never waits on it inside a step. Analysed as a whole run (no steps), a 121 ms gap of host work before
   // the first step (cuBLAS's first calls) made gpu.host_bound fire on recipe_mlp and misaligned_gemm.
-  for (const std::string run : {"cuda.recipe_mlp.fp32", "cuda.misaligned_gemm.fp32"}) {
+  for (const char* run : {"cuda.recipe_mlp.fp32", "cuda.misaligned_gemm.fp32"}) {
     SCOPED_TRACE(run);
     const std::vector<std::string> ids = FindingIds(AnalyzeSample(run));
     EXPECT_FALSE(Has(ids, "gpu.host_bound"));
