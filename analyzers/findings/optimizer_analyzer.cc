@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 
+#include "analyzers/facts/precision.h"
 #include "analyzers/facts/steps.h"
 #include "analyzers/findings/finding_support.h"
 
@@ -152,8 +153,13 @@ std::vector<Finding> AnalyzeOptimizerSteps(const AnalysisInput& input) {
   if (const DeviceAccount* gpu = input.account().Primary(); gpu != nullptr) {
     finding.saving = SavingOf(*gpu, doubled->repeated_ns, "the GPU time of the second optimizer passes");
   }
-  finding.verdict = Statement("The optimizer runs twice in {doubled} of {steps:step}: the weights are updated twice "
-                              "per step (optimizer.step() after scaler.step(optimizer)?)",
+  // The usual cause is an optimizer.step() after scaler.step(optimizer); a run without GradScaler (the CUDA
+  // sample double_step in FP32) calls the optimizer twice some other way, and the hint would mislead.
+  const bool with_scaler = DescribePrecision(input).scaler_kernels > 0;
+  finding.verdict = Statement(std::string("The optimizer runs twice in {doubled} of {steps:step}: the weights are "
+                                          "updated twice per step (") +
+                                  (with_scaler ? "optimizer.step() after scaler.step(optimizer)?)"
+                                               : "optimizer.step() called twice per iteration?)"),
                               {Count("doubled", doubled->steps_doubled), Count("steps", doubled->steps_examined)});
   finding.evidence.push_back({"seen in", Statement(doubled->how)});
   finding.evidence.push_back({"steps with two identical optimizer passes",

@@ -163,6 +163,71 @@ TEST(FindSteps, FindsARepeatingKernelSequence) {
   EXPECT_EQ(steps->intervals[0].duration(), 100) << "one body of five kernels, 20 ns apart";
 }
 
+TEST(FindSteps, ALayersPeriodIsNotTheStep) {
+  // The kernel sequence of the CUDA sample tiny_mlp in FP32 on an H100 (samples/traces/h100), one step of
+  // 36 kernels: 5 x (GEMM, split-K reduce, bias + ReLU) forward, the loss and its gradient, 4 x (weight
+  // GEMM, bias gradient, input GEMM, split-K reduce) and the first layer's weight GEMM and bias gradient
+  // backward, one SGD launch. The backward layer's kernels recur every 4 kernels in 4 of every 5
+  // periods, which passed for a loop of 5 steps per step: 5249 "steps" of 52 us where the sample's CUDA
+  // events measured 0.42 ms. The sequence repeats at 36 kernels (99.9%), not at 4 (25% at a layer's 6).
+  model::ModelBuilder builder;
+  RecordBuilder b(builder);
+  base::TimeNs t = 0;
+  auto kernel = [&](const char* name) {
+    b.Kernel(name, t, t + 2000);
+    t += 10000;
+  };
+  constexpr const char* kForwardGemm = "void cutlass::Kernel2<cutlass_80_simt_sgemm_128x128_8x4_tn_align1>()";
+  constexpr const char* kSplitK = "void cublasLt::splitKreduce_kernel<32, 16, int, float, float>()";
+  constexpr const char* kBiasRelu = "void ampsample::bias_activation_kernel<float>()";
+  constexpr const char* kWeightGemm = "sm80_xmma_gemm_f32f32_f32f32_f32_nt_n_tilesize32x32x8_stage3_warpsize1x2x1_ffma";
+  constexpr const char* kBiasGrad = "void ampsample::bias_grad_kernel<float>()";
+  constexpr const char* kInputGemm = "void cutlass::Kernel2<cutlass_80_simt_sgemm_64x64_8x5_nn_align1>()";
+  constexpr int kSteps = 20;
+  for (int step = 0; step < kSteps; ++step) {
+    for (int layer = 0; layer < 5; ++layer) {
+      kernel(kForwardGemm);
+      kernel(kSplitK);
+      kernel(kBiasRelu);
+    }
+    kernel("void ampsample::mse_loss_kernel<float>()");
+    kernel("void ampsample::mse_loss_backward_kernel<float>()");
+    for (int layer = 0; layer < 4; ++layer) {
+      kernel(kWeightGemm);
+      kernel(kBiasGrad);
+      kernel(kInputGemm);
+      kernel(kSplitK);
+    }
+    kernel(kWeightGemm);
+    kernel(kBiasGrad);
+    kernel("void ampsample::multi_tensor_apply_kernel<ampsample::SgdFunctor>()");
+  }
+  const model::TraceModel model = std::move(builder).Build();
+  const std::optional<Steps> steps = Find(model);
+  ASSERT_TRUE(steps.has_value());
+  EXPECT_EQ(steps->source, StepSource::kRepeatingKernels);
+  EXPECT_EQ(steps->intervals.size(), static_cast<size_t>(kSteps - 1));
+  EXPECT_EQ(steps->MedianDuration(), 36 * 10000) << "one step is 36 kernels, 10 us apart";
+}
+
+TEST(FindSteps, NoStepsWhenTheSequenceDoesNotRepeatAtTheMarkersPeriod) {
+  // A kernel recurring every 5 kernels over the whole trace, but the kernels between its occurrences
+  // never the same twice: no loop body repeats, so no step is guessed.
+  model::ModelBuilder builder;
+  RecordBuilder b(builder);
+  base::TimeNs t = 0;
+  for (int i = 0; i < 40; ++i) {
+    b.Kernel("marker_kernel", t, t + 10);
+    t += 20;
+    for (int k = 0; k < 4; ++k) {
+      b.Kernel("kernel_" + std::to_string(i * 4 + k), t, t + 10);
+      t += 20;
+    }
+  }
+  const model::TraceModel model = std::move(builder).Build();
+  EXPECT_FALSE(Find(model).has_value());
+}
+
 TEST(FindSteps, LayersOfOneForwardPassAreNotSteps) {
   model::ModelBuilder builder;
   RecordBuilder b(builder);
@@ -177,6 +242,32 @@ TEST(FindSteps, LayersOfOneForwardPassAreNotSteps) {
   }
   const model::TraceModel model = std::move(builder).Build();
   EXPECT_FALSE(Find(model).has_value()) << "the repetition covers a third of the trace";
+}
+
+TEST(FindSteps, ALoopThatUpdatesWeightsEveryPeriodMayFollowALongSearch) {
+  // The CUDA sample grouped_conv in FP32 on an H100: cuDNN's algorithm search ran 18,513 kernels before
+  // the loop's 110 iterations of 21 kernels, one SGD launch each (11% of the trace's kernels). Layers
+  // never update weights, so an optimizer kernel in every period tells a loop from a model's layers.
+  model::ModelBuilder builder;
+  RecordBuilder b(builder);
+  base::TimeNs t = 0;
+  auto kernel = [&](const std::string& name) {
+    b.Kernel(name, t, t + 10);
+    t += 20;
+  };
+  for (int i = 0; i < 200; ++i) kernel("search_trial_" + std::to_string(i % 50));
+  for (int step = 0; step < 10; ++step) {
+    kernel("void cudnn::cnn::conv2d_grouped_direct_kernel<float>()");
+    kernel("void ampsample::relu_kernel<float>()");
+    kernel("void ampsample::mse_loss_kernel<float>()");
+    kernel("void cudnn::cnn::wgrad2d_grouped_direct_kernel<float>()");
+    kernel("void ampsample::multi_tensor_apply_kernel<ampsample::SgdFunctor>()");
+  }
+  const model::TraceModel model = std::move(builder).Build();
+  const std::optional<Steps> steps = Find(model);
+  ASSERT_TRUE(steps.has_value());
+  EXPECT_EQ(steps->intervals.size(), 9u);
+  EXPECT_EQ(steps->MedianDuration(), 5 * 20);
 }
 
 TEST(FindWarmup, CountsLeadingOutliersUpToHalfTheSteps) {
