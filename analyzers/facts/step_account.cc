@@ -7,6 +7,7 @@
 #include "analyzers/facts/autotuning.h"
 #include "analyzers/facts/communication.h"
 #include "analyzers/facts/device_sweep.h"
+#include "src/base/time.h"
 
 namespace ampprof::analyzers {
 namespace {
@@ -118,11 +119,14 @@ class Charger : public SweepVisitor {
     if (item.kind == WorkKind::kCompute) {
       ComputeTime& bucket = ComputeOf(item);
       ++bucket.kernels;
-      bucket.kernel_ns += inside;
+      // Kernels on concurrent streams overlap, so their sum is not bounded by the window; a hostile
+      // trace's durations would overflow it (found by the ampt fuzzer).
+      bucket.kernel_ns = base::SaturatingAdd(bucket.kernel_ns, inside);
     } else {
       const size_t index = CollectiveIndexOf(item);
       ++account_.communication[index].kernels;
-      account_.communication[index].kernel_ns += inside;
+      account_.communication[index].kernel_ns =
+          base::SaturatingAdd(account_.communication[index].kernel_ns, inside);
       durations_[index].push_back(item.end - item.start);
     }
   }
