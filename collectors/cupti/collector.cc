@@ -35,11 +35,10 @@
 namespace ampprof::cupti {
 
 namespace {
+
 // NVTX's injection calls (NoteNvtxInjection), which may come before the collector exists.
 std::atomic<uint32_t> nvtx_injection_calls{0};
 std::atomic<uint32_t> nvtx_injection_accepted{0};
-}  // namespace
-namespace {
 
 // ---- Small helpers, none of which may throw. ----
 

@@ -54,7 +54,7 @@ void WriterPipeline::CompleteBuffer(uint8_t* buffer, size_t valid_bytes) noexcep
       work_.notify_one();
       return;
     }
-    // Too late to write (or a buffer that is not the pool's: otherwise the ring is never full).
+    // Too late to write (the ring holds every pool buffer, so it is never full otherwise).
     ++after_stop_;
   }
   pool_.Release(buffer);

@@ -92,19 +92,14 @@ phase_collector() {  # checks 1-5: a CUDA sample and a PyTorch script, their tra
   facts "$work/collector/cuda_tiny_fp16" "$work/collector/torch_tiny_amp_ops"
 }
 
-phase_samples_cuda() {
+answered_samples() {  # NAME TIMEOUT: the runs of samples/answers.json whose names start with NAME.
   python3 "$repo/tests/gpu/run_samples.py" --answers "$repo/samples/answers.json" \
     --findings-docs "$repo/docs/findings" --ampprof "$ampprof" --cuda-samples "$samples" \
-    --pytorch-samples "$repo/samples/pytorch" --work "$work/samples_cuda" --only '^cuda\.' \
-    --cuda-library-path "$cuda_libs" --timeout 120 | tee "$out/samples_cuda.txt"
+    --pytorch-samples "$repo/samples/pytorch" --work "$work/samples_$1" --only "^$1\\." \
+    --cuda-library-path "$cuda_libs" --timeout "$2" | tee "$out/samples_$1.txt"
 }
-
-phase_samples_torch() {
-  python3 "$repo/tests/gpu/run_samples.py" --answers "$repo/samples/answers.json" \
-    --findings-docs "$repo/docs/findings" --ampprof "$ampprof" --cuda-samples "$samples" \
-    --pytorch-samples "$repo/samples/pytorch" --work "$work/samples_torch" --only '^pytorch\.' \
-    --timeout 150 | tee "$out/samples_torch.txt"
-}
+phase_samples_cuda() { answered_samples cuda 120; }
+phase_samples_torch() { answered_samples pytorch 150; }
 
 phase_overhead() {  # check 8: host time per launch and step times, untraced, ampprof, torch.profiler
   echo "-- empty kernels, untraced (each line: that run's median)"
