@@ -91,8 +91,9 @@ std::string LoadedCuptiPath() {
 }
 
 // Activity kinds recorded during the capture window. Never CUPTI_ACTIVITY_KIND_KERNEL: it serialises
-// kernels. RUNTIME and DRIVER are not enabled as kinds: the calls in api_callbacks.h are enabled one
-// by one instead, so CUPTI records those and nothing else.
+// kernels. RUNTIME and DRIVER are not enabled as kinds by default: the calls in api_callbacks.h are
+// enabled one by one instead, so CUPTI records those and nothing else; AMPPROF_API_CALLS=all enables
+// the two kinds (kApiKinds) and so every call, for a user (or a GPU check) who needs to see them all.
 constexpr std::array kRecordedKinds = {
     CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
     CUPTI_ACTIVITY_KIND_MEMCPY,
@@ -106,9 +107,22 @@ constexpr std::array kRecordedKinds = {
     CUPTI_ACTIVITY_KIND_OVERHEAD,
     CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
 };
+constexpr std::array kApiKinds = {CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER};
 // Kinds whose existing objects CUPTI describes again when enabled (cuptiActivityEnableAndDump), so a
 // window that opens after CUDA initialisation still learns the devices and the contexts' devices.
 constexpr std::array kDumpedKinds = {CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_CONTEXT};
+
+// The name libcupti gives a callback id ("cudaEventQuery_v3020"), for calls outside api_callbacks.h.
+std::optional<std::string> CuptiCallbackName(records::ApiDomain domain, uint32_t cbid) {
+  const char* name = nullptr;
+  const CUpti_CallbackDomain cupti_domain = domain == records::ApiDomain::kDriver
+                                                ? CUPTI_CB_DOMAIN_DRIVER_API
+                                                : CUPTI_CB_DOMAIN_RUNTIME_API;
+  if (cuptiGetCallbackName(cupti_domain, cbid, &name) != CUPTI_SUCCESS || name == nullptr) {
+    return std::nullopt;
+  }
+  return std::string(name);
+}
 
 // Steps through one completed buffer on the writer thread.
 void ConvertBuffer(ConversionContext& context, const uint8_t* buffer, size_t valid_bytes,
@@ -286,7 +300,9 @@ class Collector {
     static_cast<void>(cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER,
                                                 &zeroed_size, &zeroed));
 
+    api_calls_ = config->api_calls;
     auto context = std::make_shared<ConversionContext>(static_cast<uint32_t>(pid_));
+    if (api_calls_ == ApiCallSet::kAll) context->SetApiNameLookup(&CuptiCallbackName);
     base::StatusOr<std::unique_ptr<WriterPipeline>> pipeline = WriterPipeline::Start(
         std::move(*writer),
         [context](const uint8_t* buffer, size_t valid_bytes, records::RecordSink& sink) {
@@ -350,6 +366,10 @@ class Collector {
     writer.SetMetadata("nvtx_injection_library",
                        ProcessEnvironment("NVTX_INJECTION64_PATH").value_or(""));
     writer.SetMetadata("capture_range", CaptureRangeName(config.capture_range));
+    writer.SetMetadata("api_calls", ApiCallSetName(config.api_calls));
+    if (config.delay.count() > 0) {
+      writer.SetMetadata("capture_delay_ns", fmt::format("{}", config.delay.count()));
+    }
     records::ProcessRecord process;
     process.pid = identity.pid;
     process.command = writer.strings().Intern(identity.command);
@@ -418,13 +438,20 @@ class Collector {
       if (const CUptiResult r = cuptiActivityEnable(kind); r != CUPTI_SUCCESS)
         note(fmt::format("kind {}", static_cast<int>(kind)), r);
     }
-    for (const ApiCallback& call : RuntimeApiCallbacks()) {
-      if (const CUptiResult r = cuptiActivityEnableRuntimeApi(call.cbid, 1); r != CUPTI_SUCCESS)
-        note(call.name, r);
-    }
-    for (const ApiCallback& call : DriverApiCallbacks()) {
-      if (const CUptiResult r = cuptiActivityEnableDriverApi(call.cbid, 1); r != CUPTI_SUCCESS)
-        note(call.name, r);
+    if (api_calls_ == ApiCallSet::kAll) {
+      for (const CUpti_ActivityKind kind : kApiKinds) {
+        if (const CUptiResult r = cuptiActivityEnable(kind); r != CUPTI_SUCCESS)
+          note(fmt::format("kind {}", static_cast<int>(kind)), r);
+      }
+    } else {
+      for (const ApiCallback& call : RuntimeApiCallbacks()) {
+        if (const CUptiResult r = cuptiActivityEnableRuntimeApi(call.cbid, 1); r != CUPTI_SUCCESS)
+          note(call.name, r);
+      }
+      for (const ApiCallback& call : DriverApiCallbacks()) {
+        if (const CUptiResult r = cuptiActivityEnableDriverApi(call.cbid, 1); r != CUPTI_SUCCESS)
+          note(call.name, r);
+      }
     }
     pipeline_->SetMetadata("capture_started_ns", fmt::format("{}", MonotonicNs()));
     if (!refused.empty()) {
@@ -440,10 +467,14 @@ class Collector {
       static_cast<void>(cuptiActivityDisable(kind));
     for (const CUpti_ActivityKind kind : kDumpedKinds)
       static_cast<void>(cuptiActivityDisable(kind));
-    for (const ApiCallback& call : RuntimeApiCallbacks())
-      static_cast<void>(cuptiActivityEnableRuntimeApi(call.cbid, 0));
-    for (const ApiCallback& call : DriverApiCallbacks())
-      static_cast<void>(cuptiActivityEnableDriverApi(call.cbid, 0));
+    if (api_calls_ == ApiCallSet::kAll) {
+      for (const CUpti_ActivityKind kind : kApiKinds) static_cast<void>(cuptiActivityDisable(kind));
+    } else {
+      for (const ApiCallback& call : RuntimeApiCallbacks())
+        static_cast<void>(cuptiActivityEnableRuntimeApi(call.cbid, 0));
+      for (const ApiCallback& call : DriverApiCallbacks())
+        static_cast<void>(cuptiActivityEnableDriverApi(call.cbid, 0));
+    }
     pipeline_->SetMetadata("capture_stopped_ns", fmt::format("{}", MonotonicNs()));
     // Every buffer, even those holding records CUPTI has not completed (kept, flagged: see
     // record_conversion.h), then the file is complete and closed.
@@ -563,6 +594,7 @@ class Collector {
   static void AtForkChild() noexcept { Instance().active_.store(false); }
 
   pid_t pid_ = 0;
+  ApiCallSet api_calls_ = ApiCallSet::kAnalysed;  // set once in Setup
   std::atomic<bool> active_{false};
   std::unique_ptr<WriterPipeline> pipeline_;
   CUpti_SubscriberHandle subscriber_ = nullptr;

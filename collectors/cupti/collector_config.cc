@@ -21,6 +21,16 @@ std::string_view CaptureRangeName(CaptureRange range) {
   return "?";
 }
 
+std::string_view ApiCallSetName(ApiCallSet set) {
+  switch (set) {
+    case ApiCallSet::kAnalysed:
+      return "analysed";
+    case ApiCallSet::kAll:
+      return "all";
+  }
+  return "?";
+}
+
 base::StatusOr<std::chrono::nanoseconds> ParseSeconds(std::string_view name,
                                                       std::string_view text) {
   double seconds = 0;
@@ -59,6 +69,16 @@ base::StatusOr<CollectorConfig> ReadCollectorConfig(const EnvironmentLookup& env
           kDurationVariable);
     }
     config.duration = parsed;
+  }
+  if (auto calls = environment(kApiCallsVariable); calls && !calls->empty()) {
+    if (*calls == ApiCallSetName(ApiCallSet::kAnalysed)) {
+      config.api_calls = ApiCallSet::kAnalysed;
+    } else if (*calls == ApiCallSetName(ApiCallSet::kAll)) {
+      config.api_calls = ApiCallSet::kAll;
+    } else {
+      return base::InvalidArgumentError("{}={:?}: expected analysed or all", kApiCallsVariable,
+                                        *calls);
+    }
   }
   return config;
 }

@@ -12,6 +12,9 @@
 //                          cudaProfilerStop (torch.cuda.profiler.start/stop)
 //   AMPPROF_DELAY_S        seconds after CUDA initialisation before recording   0
 //   AMPPROF_DURATION_S     seconds of recording, then CUPTI is detached         until exit
+//   AMPPROF_API_CALLS      "analysed": the CUDA calls the analyses use           analysed
+//                          (api_callbacks.h); "all": every runtime and driver
+//                          call, as Nsight Systems does (more records, more cost)
 //
 // A value that cannot be understood is an error: the collector then records nothing and says why on
 // stderr, rather than guessing what the user meant.
@@ -40,17 +43,26 @@ enum class CaptureRange : uint8_t {
 std::string_view CaptureRangeName(
     CaptureRange range);  // "none", "cudaProfilerApi": as in the variable
 
+enum class ApiCallSet : uint8_t {
+  kAnalysed,  // the calls of api_callbacks.h, each enabled by its callback id
+  kAll,       // CUPTI's whole RUNTIME and DRIVER kinds
+};
+
+std::string_view ApiCallSetName(ApiCallSet set);  // "analysed", "all": as in the variable
+
 struct CollectorConfig {
   std::string output_dir = ".";
   CaptureRange capture_range = CaptureRange::kWholeRun;
   std::chrono::nanoseconds delay{0};
   std::optional<std::chrono::nanoseconds> duration;  // nullopt: until the window's end or exit
+  ApiCallSet api_calls = ApiCallSet::kAnalysed;
 };
 
 inline constexpr std::string_view kOutputDirVariable = "AMPPROF_OUTPUT_DIR";
 inline constexpr std::string_view kCaptureRangeVariable = "AMPPROF_CAPTURE_RANGE";
 inline constexpr std::string_view kDelayVariable = "AMPPROF_DELAY_S";
 inline constexpr std::string_view kDurationVariable = "AMPPROF_DURATION_S";
+inline constexpr std::string_view kApiCallsVariable = "AMPPROF_API_CALLS";
 
 base::StatusOr<CollectorConfig> ReadCollectorConfig(const EnvironmentLookup& environment);
 

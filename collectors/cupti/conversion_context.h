@@ -16,6 +16,7 @@
 // collector's writer thread.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -44,21 +45,29 @@ class ConversionContext {
   NameCache& kernel_names() { return kernel_names_; }  // demangled
   NameCache& names() { return names_; }                // as CUPTI gives them
 
-  // The interned name of an API call: from the callback table (api_callbacks.h), or, for a cbid
-  // outside it, a made-up "runtime API call (cbid 17)" with `in_table` false.
+  // Names the calls outside the callback table, which are recorded only when every call is
+  // (AMPPROF_API_CALLS=all): the collector asks libcupti (cuptiGetCallbackName); tests give a map.
+  using ApiNameLookup =
+      std::function<std::optional<std::string>(records::ApiDomain domain, uint32_t cbid)>;
+  void SetApiNameLookup(ApiNameLookup lookup) { api_name_lookup_ = std::move(lookup); }
+
+  // The interned name of an API call: from the callback table (api_callbacks.h), else from the
+  // lookup (without its version suffix), else a made-up "runtime API call (cbid 17)" with `named`
+  // false.
   base::StringId ApiCallName(records::ApiDomain domain, uint32_t cbid, base::StringPool& pool,
-                             bool& in_table);
+                             bool& named);
 
  private:
   struct ApiName {
     base::StringId id;
-    bool in_table = false;
+    bool named = false;
   };
 
   uint32_t pid_;
   std::unordered_map<uint32_t, uint32_t> device_of_context_;
   NameCache kernel_names_{NameCache::Mode::kDemangle};
   NameCache names_{NameCache::Mode::kAsIs};
+  ApiNameLookup api_name_lookup_;
   const base::StringPool* api_names_pool_ = nullptr;
   std::unordered_map<uint64_t, ApiName> api_names_;  // (domain << 32 | cbid) -> name
 };

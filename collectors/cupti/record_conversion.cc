@@ -261,9 +261,9 @@ void ConvertApiCall(const CUpti_ActivityAPI& call, ConversionContext& context,
   record.domain = call.kind == CUPTI_ACTIVITY_KIND_DRIVER ? records::ApiDomain::kDriver
                                                           : records::ApiDomain::kRuntime;
   record.callback_id = call.cbid;
-  bool in_table = false;
-  record.name = context.ApiCallName(record.domain, call.cbid, sink.strings(), in_table);
-  if (!in_table) sink.stats().Increment(Stat::kCuptiUnknownValues);
+  bool named = false;
+  record.name = context.ApiCallName(record.domain, call.cbid, sink.strings(), named);
+  if (!named) sink.stats().Increment(Stat::kCuptiUnknownValues);
   record.return_code = static_cast<int32_t>(call.returnValue);
   sink.Add(record);
 }

@@ -54,6 +54,9 @@ enum class StatSeverity : uint8_t { kInfo, kDataLoss, kError };
     "kernels whose correlation id matches no recorded API call (API records filtered or lost)")          \
   X(kCopyUnmatchedCorrelation, "copy_unmatched_correlation", kInfo,                                      \
     "memcpy and memset records whose correlation id matches no recorded API call")                       \
+  X(kSyncUnmatchedCorrelation, "sync_unmatched_correlation", kInfo,                                      \
+    "synchronisation records whose correlation id matches no recorded API call (a wait made by a call "  \
+    "ampprof does not record); kept, without the waiting thread")                                        \
   X(kApiDuplicateCorrelation, "api_duplicate_correlation", kInfo,                                        \
     "API calls sharing a correlation id with another call (a runtime call and the driver call inside "   \
     "it); kernels are attributed to the runtime call")                                                   \

@@ -178,6 +178,7 @@ TracedEnvironment TracedRunEnvironment(const CaptureOptions& capture,
     traced.variables.emplace_back("AMPPROF_SHIM", "1");
     if (capture.torch_ops) traced.variables.emplace_back("AMPPROF_TORCH_OPS", "1");
   }
+  if (capture.all_api_calls) traced.variables.emplace_back("AMPPROF_API_CALLS", "all");
   if (capture.library_logs) {
     for (const liblogs::EnvironmentVariable& variable :
          liblogs::LibraryLogEnvironment(capture.output_dir)) {

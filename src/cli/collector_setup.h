@@ -85,6 +85,7 @@ struct CaptureOptions {
   std::optional<double> duration_seconds;
   bool torch_ops = false;     // the shim makes every PyTorch op an NVTX range with its shapes
   bool library_logs = false;  // cuBLASLt/cuBLAS/cuDNN log their calls into output_dir
+  bool all_api_calls = false;  // every CUDA runtime and driver call, not only those analysed
 };
 
 struct TracedEnvironment {

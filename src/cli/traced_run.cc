@@ -59,6 +59,14 @@ void AddTracedRunFlags(CLI::App* command, TracedRunFlags& flags) {
                     "cuBLASLt, cuBLAS and cuDNN log their calls (types, shapes, groups) into DIR, one "
                     "file per process; slows the run down");
   command
+      ->add_option("--api-calls", flags.api_calls,
+                   "analysed: record the CUDA calls the analyses use (launches, copies, syncs, "
+                   "allocations); all: every runtime and driver call, as Nsight Systems does "
+                   "(more records and more cost per call)")
+      ->type_name("SET")
+      ->check(CLI::IsMember({"analysed", "all"}))
+      ->capture_default_str();
+  command
       ->add_option(
           "--trace-wait", flags.trace_wait_seconds,
           "When the program ends before its child processes, wait up to SEC seconds for the "
@@ -90,6 +98,7 @@ CaptureOptions CaptureOptionsFor(const TracedRunFlags& flags, const std::string&
   capture.duration_seconds = flags.duration_seconds;
   capture.torch_ops = flags.torch_ops;
   capture.library_logs = flags.library_logs;
+  capture.all_api_calls = flags.api_calls == "all";
   return capture;
 }
 

@@ -35,6 +35,7 @@ struct TracedRunFlags {
   std::optional<double> duration_seconds;
   bool torch_ops = false;
   bool library_logs = false;
+  std::string api_calls = "analysed";  // --api-calls: analysed or all
   // How long to wait, once the workload's main process has ended, for traces its other processes
   // are still writing (open_traces.h): longer than any exit flush, shorter than a forgotten
   // background job.

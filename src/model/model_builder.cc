@@ -409,7 +409,7 @@ void ModelBuilder::LinkToApiCalls() {
   link(memset_correlation_, stream_pid(model_.memsets_), model_.memsets_.launch.storage(),
        base::Stat::kCopyUnmatchedCorrelation);
   link(sync_correlation_, [&](uint32_t i) { return sync_pid_[i]; }, model_.syncs_.launch.storage(),
-       base::Stat::kCopyUnmatchedCorrelation);
+       base::Stat::kSyncUnmatchedCorrelation);
   std::vector<uint32_t>().swap(sync_pid_);
 
   // CUPTI does not say which thread waited in a synchronisation; its API call does.

@@ -31,6 +31,7 @@ TEST(CollectorSetupTest, PointsCudaAndNvtxAtTheCollectorAndPassesTheSettings) {
   capture.output_dir = "/work/out";
   capture.range = CaptureRangeOption::kCudaProfilerApi;
   capture.duration_seconds = 2.5;
+  capture.all_api_calls = true;
   const TracedEnvironment traced = TracedRunEnvironment(capture, kCollector, FakeEnvironment({}));
   EXPECT_FALSE(traced.other_tool.has_value());
   EXPECT_THAT(traced.variables,
@@ -41,6 +42,7 @@ TEST(CollectorSetupTest, PointsCudaAndNvtxAtTheCollectorAndPassesTheSettings) {
   EXPECT_THAT(traced.variables, Contains(Pair("AMPPROF_OUTPUT_DIR", "/work/out")));
   EXPECT_THAT(traced.variables, Contains(Pair("AMPPROF_CAPTURE_RANGE", "cudaProfilerApi")));
   EXPECT_THAT(traced.variables, Contains(Pair("AMPPROF_DURATION_S", "2.5")));
+  EXPECT_THAT(traced.variables, Contains(Pair("AMPPROF_API_CALLS", "all")));
   for (const auto& [name, value] : traced.variables) EXPECT_NE(name, "AMPPROF_DELAY_S");
 }
 
@@ -51,6 +53,8 @@ TEST(CollectorSetupTest, WholeRunIsTheDefault) {
   const TracedEnvironment traced = TracedRunEnvironment(capture, kCollector, FakeEnvironment({}));
   EXPECT_THAT(traced.variables, Contains(Pair("AMPPROF_CAPTURE_RANGE", "none")));
   EXPECT_THAT(traced.variables, Contains(Pair("AMPPROF_DELAY_S", "10")));
+  // Only the analysed calls unless asked: the collector's default, without a variable.
+  for (const auto& [name, value] : traced.variables) EXPECT_NE(name, "AMPPROF_API_CALLS");
 }
 
 TEST(CollectorSetupTest, AnotherToolKeepsItsPlace) {

@@ -506,8 +506,8 @@ if(CUDA_ENABLED)
   expect("run says which signal killed the workload" EXIT 137 STDERR "killed by signal 9 \\(SIGKILL\\)"
          COMMAND sh -c "\"$0\" run -o \"$1\" -- sh -c 'kill -9 $$' || exit $?" "${AMPPROF}" "${runs}/c")
   expect("run gives the workload the collector and its settings" EXIT 0
-         COMMAND "${AMPPROF}" run -o "${runs}/d" --capture-range cudaProfilerApi --duration 2 --
-                 sh -c "test -f \"$CUDA_INJECTION64_PATH\" && test -f \"$NVTX_INJECTION64_PATH\" && test \"$AMPPROF_OUTPUT_DIR\" = '${runs}/d' && test \"$AMPPROF_CAPTURE_RANGE\" = cudaProfilerApi && test \"$AMPPROF_DURATION_S\" = 2 && test \"$AMPPROF_SHIM\" = 1 && test -f \"$(echo \"$PYTHONPATH\" | cut -d: -f1)/sitecustomize.py\"")
+         COMMAND "${AMPPROF}" run -o "${runs}/d" --capture-range cudaProfilerApi --duration 2 --api-calls all --
+                 sh -c "test \"$AMPPROF_API_CALLS\" = all && test -f \"$CUDA_INJECTION64_PATH\" && test -f \"$NVTX_INJECTION64_PATH\" && test \"$AMPPROF_OUTPUT_DIR\" = '${runs}/d' && test \"$AMPPROF_CAPTURE_RANGE\" = cudaProfilerApi && test \"$AMPPROF_DURATION_S\" = 2 && test \"$AMPPROF_SHIM\" = 1 && test -f \"$(echo \"$PYTHONPATH\" | cut -d: -f1)/sitecustomize.py\"")
   file(MAKE_DIRECTORY "${runs}/e")
   file(WRITE "${runs}/e/ampprof-pid1.ampt" "an earlier run")
   expect("run never mixes its traces with an earlier run's" EXIT 2 ONE_LINE_STDERR STDERR "pass --force to replace them"

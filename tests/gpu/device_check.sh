@@ -4,7 +4,8 @@
 #
 #   tests/gpu/device_check.sh [PHASE...]        (default: every phase, in this order)
 #
-# Phases: facts nvtx collector samples_cuda overhead samples_torch compare peer exits workers capture.
+# Phases: facts nvtx collector samples_cuda overhead samples_torch compare peer exits workers capture
+# api_all.
 # A device call may run 10 minutes, so every phase is bounded, and a phase that would start after
 # AMPPROF_CHECK_BUDGET_S (default 540) seconds is skipped with a line saying so: a later call names the
 # phases left. Everything worth keeping goes under $OUT (at most 8 files come back: the log, the samples'
@@ -15,7 +16,7 @@ mkdir -p "$out"
 repo=$PWD
 bundle=$repo/build/device-bundle
 work=$(mktemp -d)
-mkdir -p "$work"/{nvtx,collector,overhead,compare,peer,exits,capture}
+mkdir -p "$work"/{nvtx,collector,overhead,compare,peer,exits,capture,api_all}
 budget=${AMPPROF_CHECK_BUDGET_S:-540}
 exec > >(tee -a "$out/device_check.log") 2>&1
 
@@ -187,10 +188,32 @@ phase_capture() {  # check 6
   facts "$work/capture/window"
 }
 
+phase_api_all() {  # which calls made the waits that match no recorded call (sync_unmatched_correlation)
+  # With every runtime and driver call recorded, the waits' calls are in the trace: the count drops
+  # to 0 if they are CUDA calls at all, and the names beyond the analysed set say which they are.
+  LD_LIBRARY_PATH="$cuda_libs:$LD_LIBRARY_PATH" "$ampprof" run --api-calls all --no-report \
+    -o "$work/api_all/cuda_recipe_fp32" -- "$samples/recipe_mlp" --precision fp32 --steps 20
+  "$ampprof" run --api-calls all --no-report -o "$work/api_all/torch_recipe_amp" -- \
+    python3 "$repo/samples/pytorch/recipe_mlp.py" --amp on --steps 20
+  # The capture window with the whole kinds: do API calls arrive when the window opens late?
+  "$ampprof" run --api-calls all --no-report --capture-range cudaProfilerApi -o "$work/api_all/capture" -- \
+    python3 "$repo/tests/gpu/live_checks.py" capture --steps 40 --start 10 --stop 19
+  for dir in "$work"/api_all/*/; do
+    "$ampprof" export --format chrome -o "$dir/trace.json" "$dir" >/dev/null 2>&1 || continue
+    python3 - "$dir/trace.json" <<'PY'
+import collections, json, sys
+events = json.load(open(sys.argv[1]))["traceEvents"]
+calls = collections.Counter(e["name"] for e in events if e.get("cat") in ("cuda_runtime", "cuda_driver"))
+print(sys.argv[1], dict(calls.most_common(40)))
+PY
+  done
+  facts "$work"/api_all/*/
+}
+
 phases=("$@")
-(( ${#phases[@]} )) || phases=(facts nvtx collector samples_cuda overhead samples_torch compare peer exits workers capture)
+(( ${#phases[@]} )) || phases=(facts nvtx collector samples_cuda overhead samples_torch compare peer exits workers capture api_all)
 declare -A limits=([facts]=30 [nvtx]=60 [collector]=90 [samples_cuda]=200 [overhead]=120 [samples_torch]=250 [compare]=240 \
-                   [peer]=120 [exits]=150 [workers]=90 [capture]=60)
+                   [peer]=120 [exits]=150 [workers]=90 [capture]=60 [api_all]=120)
 for phase in "${phases[@]}"; do ran_phase "$phase" "${limits[$phase]:-120}"; done
 
 echo "== traces (${SECONDS}s)"

@@ -57,6 +57,21 @@ TEST(ModelBuilder, PrefersTheRuntimeCallWhenADriverCallSharesItsCorrelation) {
   EXPECT_EQ(model.stats().Get(base::Stat::kApiDuplicateCorrelation), 1);
 }
 
+// A wait whose API call was not recorded (on the H100, event synchronisations made inside a library:
+// docs/validation/h100.md) is counted as a synchronisation, not as a copy.
+TEST(ModelBuilder, CountsSyncsAndCopiesWithoutTheirCallSeparately) {
+  ModelBuilder builder;
+  RecordBuilder b(builder);
+  b.ApiCall("cudaStreamSynchronize", 100, 200, 5);
+  b.Sync(records::SyncKind::kStreamSynchronize, 110, 190, 5);
+  b.Sync(records::SyncKind::kEventSynchronize, 300, 320, 77);
+  b.Memcpy(records::MemcpyKind::kDeviceToHost, 4, 400, 410, 78);
+  const TraceModel model = std::move(builder).Build();
+  EXPECT_EQ(model.stats().Get(base::Stat::kSyncUnmatchedCorrelation), 1);
+  EXPECT_EQ(model.stats().Get(base::Stat::kCopyUnmatchedCorrelation), 1);
+  EXPECT_TRUE(model.syncs().launch[SyncRow(0)].valid());
+}
+
 TEST(ModelBuilder, SortsUnsortedInputByDeviceAndStart) {
   RecordSet records;
   RecordBuilder b(records);

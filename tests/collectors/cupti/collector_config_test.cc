@@ -24,6 +24,7 @@ TEST(CollectorConfigTest, NothingSetRecordsTheWholeRunIntoTheWorkingDirectory) {
   EXPECT_EQ(config->capture_range, CaptureRange::kWholeRun);
   EXPECT_EQ(config->delay, nanoseconds(0));
   EXPECT_FALSE(config->duration.has_value());
+  EXPECT_EQ(config->api_calls, ApiCallSet::kAnalysed);
 }
 
 TEST(CollectorConfigTest, ReadsEveryVariable) {
@@ -31,12 +32,14 @@ TEST(CollectorConfigTest, ReadsEveryVariable) {
       ReadCollectorConfig(FakeEnvironment({{"AMPPROF_OUTPUT_DIR", "/tmp/run"},
                                            {"AMPPROF_CAPTURE_RANGE", "cudaProfilerApi"},
                                            {"AMPPROF_DELAY_S", "1.5"},
-                                           {"AMPPROF_DURATION_S", "20"}}));
+                                           {"AMPPROF_DURATION_S", "20"},
+                                           {"AMPPROF_API_CALLS", "all"}}));
   ASSERT_TRUE(config.ok()) << config.status().ToString();
   EXPECT_EQ(config->output_dir, "/tmp/run");
   EXPECT_EQ(config->capture_range, CaptureRange::kCudaProfilerApi);
   EXPECT_EQ(config->delay, milliseconds(1500));
   EXPECT_EQ(config->duration, seconds(20));
+  EXPECT_EQ(config->api_calls, ApiCallSet::kAll);
 }
 
 TEST(CollectorConfigTest, EmptyValuesMeanUnset) {
@@ -57,6 +60,7 @@ TEST(CollectorConfigTest, RejectsWhatItCannotUnderstandNamingTheVariable) {
            {"AMPPROF_DURATION_S", "nan"},
            {"AMPPROF_DURATION_S", "1e12"},
            {"AMPPROF_DURATION_S", "0"},
+           {"AMPPROF_API_CALLS", "everything"},
        }) {
     const auto config = ReadCollectorConfig(FakeEnvironment({{name, value}}));
     ASSERT_FALSE(config.ok()) << name << "=" << value;
@@ -68,6 +72,8 @@ TEST(CollectorConfigTest, RejectsWhatItCannotUnderstandNamingTheVariable) {
 TEST(CollectorConfigTest, CaptureRangeNamesAreTheVariableValues) {
   EXPECT_EQ(CaptureRangeName(CaptureRange::kWholeRun), "none");
   EXPECT_EQ(CaptureRangeName(CaptureRange::kCudaProfilerApi), "cudaProfilerApi");
+  EXPECT_EQ(ApiCallSetName(ApiCallSet::kAnalysed), "analysed");
+  EXPECT_EQ(ApiCallSetName(ApiCallSet::kAll), "all");
 }
 
 }  // namespace

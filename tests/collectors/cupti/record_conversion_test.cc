@@ -192,6 +192,22 @@ TEST_F(RecordConversionTest, ApiCallOutsideTheTableKeepsItsCbid) {
   ExpectOnlyStats({{Stat::kCuptiUnknownValues, 2}});
 }
 
+// With AMPPROF_API_CALLS=all the collector names every other call through libcupti; the name loses
+// its version suffix like the table's names, and a call the lookup cannot name keeps its cbid.
+TEST_F(RecordConversionTest, ApiCallOutsideTheTableIsNamedByTheLookup) {
+  context_.SetApiNameLookup(
+      [](records::ApiDomain domain, uint32_t cbid) -> std::optional<std::string> {
+        if (domain == records::ApiDomain::kRuntime && cbid == 138) return "cudaEventQuery_v3020";
+        return std::nullopt;
+      });
+  Convert(SampleApiCall(CUPTI_ACTIVITY_KIND_RUNTIME, 138));  // cudaEventQuery: not in the table
+  Convert(SampleApiCall(CUPTI_ACTIVITY_KIND_DRIVER, 100'000));
+  ASSERT_EQ(set_.api_calls.size(), 2u);
+  EXPECT_EQ(Text(set_.api_calls[0].name), "cudaEventQuery");
+  EXPECT_EQ(Text(set_.api_calls[1].name), "driver API call (cbid 100000)");
+  ExpectOnlyStats({{Stat::kCuptiUnknownValues, 1}});
+}
+
 TEST_F(RecordConversionTest, ApiCallWithoutTimestampsIsDropped) {
   auto call =
       SampleApiCall(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000);
