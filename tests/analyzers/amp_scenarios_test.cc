@@ -33,6 +33,8 @@ struct LoopOptions {
   bool optimizer_ranges = false;       // ranges around the optimizer's launches, named:
   std::string optimizer_range_name = "Optimizer.step#SGD.step";  // (the PyTorch profiler's name)
   base::DurationNs first_step_extra_ns = 0;  // host work in step 0 only (lazy init, autotuning)
+  bool first_step_allocates = false;         // a cudaMalloc in step 0 (the caching allocator grows)
+  std::string capture_range;                 // the collector's metadata: "cudaProfilerApi", or none
 };
 
 // One host thread launching into one stream. Each launch call takes 5 us and 5 us of Python follow it;
@@ -70,6 +72,10 @@ class LoopBuilder {
   void Step(int index, const LoopOptions& options) {
     const base::TimeNs start = host_;
     if (index == 0) host_ += options.first_step_extra_ns;
+    if (index == 0 && options.first_step_allocates) {
+      b_.ApiCall("cudaMalloc", host_, host_ + 20'000, b_.NextCorrelation());
+      host_ += 20'000;
+    }
     for (int i = 0; i < 4; ++i) Launch(kFp16TensorCoreGemm, options.gemm_ns);
     Launch(kUnscale, 20'000);
     if (options.scaler_sync) ReadFoundInf();
@@ -94,6 +100,10 @@ Analyzed BuildLoop(const LoopOptions& options) {
   model::ModelBuilder builder;
   RecordBuilder b(builder);
   LoopBuilder loop(b);
+  if (!options.capture_range.empty()) {
+    builder.SetMetadata("source", "ampprof CUPTI collector");
+    builder.SetMetadata("capture_range", options.capture_range);
+  }
   for (int i = 0; i < options.steps; ++i) loop.Step(i, options);
   return Analyzed{std::move(builder).Build(), nullptr};
 }
@@ -194,6 +204,21 @@ TEST(WarmupAnalyzer, FlagsASlowFirstStepInTheWindow) {
   EXPECT_EQ(Text(findings[0].verdict).substr(0, 35), "The first 1 of 10 steps are warm-up")
       << Text(findings[0].verdict);
   EXPECT_TRUE(findings[0].saving.none()) << "warm-up distorts a measurement; it costs no step time";
+}
+
+// The first step of a window opened at cudaProfilerStart pays CUPTI's enabling (docs/validation/h100.md):
+// without any sign of warm-up in it, that is the tool's cost, and the user who started the capture
+// after warming up did the right thing.
+TEST(WarmupAnalyzer, QuietOnTheFirstStepOfAWindowTheCollectorOpenedMidRun) {
+  LoopOptions options;
+  options.first_step_extra_ns = 50'000'000;
+  options.capture_range = "cudaProfilerApi";
+  EXPECT_TRUE(AnalyzeWarmup(BuildLoop(options).input()).empty());
+  // The same window with an allocation in the slow step: real warm-up, reported.
+  options.first_step_allocates = true;
+  const std::vector<Finding> findings = AnalyzeWarmup(BuildLoop(options).input());
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(EvidenceText(findings[0], "device allocations"), "1 in warm-up, 0 in the 9 steady steps");
 }
 
 TEST(WarmupAnalyzer, QuietOnASteadyLoop) {
