@@ -2,9 +2,7 @@
 
 #include <cstring>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "collectors/kineto/json_scan.h"
 
 namespace ampprof::kineto {
 namespace {
@@ -13,27 +11,7 @@ namespace {
 constexpr size_t kReadBlock = 4 << 20;
 constexpr size_t kInitialBuffer = 64 << 10;
 
-bool IsWhitespace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
-
-// The first byte in [p, end) that is one of `N` characters, or end. SSE2 (every x86-64 CPU) looks at 16
-// bytes per step; the scanner spends its time here, between the few bytes that matter.
-template <char... kChars>
-const char* FindFirstOf(const char* p, const char* end) {
-#if defined(__SSE2__)
-  while (end - p >= 16) {
-    const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    __m128i hits = _mm_setzero_si128();
-    ((hits = _mm_or_si128(hits, _mm_cmpeq_epi8(block, _mm_set1_epi8(kChars)))), ...);
-    const int mask = _mm_movemask_epi8(hits);
-    if (mask != 0) return p + __builtin_ctz(static_cast<unsigned>(mask));
-    p += 16;
-  }
-#endif
-  for (; p < end; ++p) {
-    if (((*p == kChars) || ...)) return p;
-  }
-  return end;
-}
+bool IsWhitespace(char c) { return IsJsonBlank(c); }
 
 }  // namespace
 
@@ -51,6 +29,7 @@ JsonEventStream::JsonEventStream(DecompressingReader& reader) : reader_(reader) 
 
 base::StatusOr<bool> JsonEventStream::Fill() {
   if (cursor_ < end_) return true;
+  if (!deferred_error_.ok()) return deferred_error_;
   if (eof_) return false;
   // An item past the limit is not kept: its scan goes on from cursor_ (== end_), over new data only.
   if (end_ - anchor_ > kMaxValueBytes) {
@@ -82,6 +61,34 @@ base::StatusOr<bool> JsonEventStream::Fill() {
   end_ += got;
   std::memset(buffer_.data() + end_, 0, std::min(kPadding, buffer_.size() - end_));
   return true;
+}
+
+std::string_view JsonEventStream::PeekEvents(size_t bytes) {
+  // Keep what is not read yet, at the start of the buffer.
+  std::memmove(buffer_.data(), buffer_.data() + cursor_, end_ - cursor_);
+  consumed_bytes_ += cursor_;
+  end_ -= cursor_;
+  cursor_ = 0;
+  anchor_ = 0;
+  if (buffer_.size() < bytes + kPadding) buffer_.resize(bytes + kPadding);
+  while (end_ < bytes && !eof_ && deferred_error_.ok()) {
+    auto got = reader_.Read(buffer_.data() + end_, buffer_.size() - kPadding - end_);
+    if (!got.ok()) {
+      deferred_error_ = got.status();
+    } else if (*got == 0) {
+      eof_ = true;
+    } else {
+      end_ += *got;
+    }
+  }
+  std::memset(buffer_.data() + end_, 0, std::min(kPadding, buffer_.size() - end_));
+  return std::string_view(buffer_.data(), end_);
+}
+
+void JsonEventStream::SkipEvents(size_t bytes, uint64_t events) {
+  cursor_ += bytes;
+  anchor_ = cursor_;
+  events_ += events;
 }
 
 base::StatusOr<bool> JsonEventStream::SkipWhitespace() {

@@ -60,6 +60,20 @@ class JsonEventStream {
   // True once a traceEvents array (or a bare top-level array) has been entered.
   bool saw_event_array() const { return saw_event_array_; }
 
+  // Bulk access for the parallel importer (event_blocks.h), which splits the event array into blocks
+  // parsed on several threads and hands back to Next() whatever it does not take (the end of the array,
+  // a malformed or oversized event, a cut file), so that those read exactly as they do here.
+  //
+  // True between two events of the event array: what follows is commas, blanks, an event or the ']'.
+  bool between_events() const { return state_ == State::kEvents; }
+  // The text from here on, read up to at least `bytes` bytes (fewer at the end of the data), followed by
+  // kPadding readable bytes; valid until the next call. A read error is not returned here but by the
+  // Next() that needs the data past what was read, as if the text had been read item by item.
+  std::string_view PeekEvents(size_t bytes);
+  // Marks the first `bytes` bytes of the last PeekEvents() as read, `events` events among them. They
+  // must end between two events.
+  void SkipEvents(size_t bytes, uint64_t events);
+
  private:
   enum class State { kStart, kMemberOrEnd, kEvents, kDone };
 
@@ -103,6 +117,7 @@ class JsonEventStream {
   bool last_read_filled_ = false;
   bool saw_event_array_ = false;
   uint64_t events_ = 0;
+  base::Status deferred_error_;  // a read error met by PeekEvents(), returned when Fill() gets there
 };
 
 }  // namespace ampprof::kineto

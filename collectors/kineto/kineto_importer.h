@@ -35,12 +35,16 @@
 
 #include <string>
 
+#include "collectors/kineto/event_blocks.h"
 #include "collectors/records/record_sink.h"
 #include "src/base/status.h"
 
 namespace ampprof::kineto {
 
-base::Status ImportKinetoTrace(const std::string& path, records::RecordSink& sink);
+// options.threads > 1 splits the event array into blocks parsed on that many threads (event_blocks.h):
+// the same records in the same order, and the same errors, as with one thread.
+base::Status ImportKinetoTrace(const std::string& path, records::RecordSink& sink,
+                               const EventBlockOptions& options = {});
 
 }  // namespace ampprof::kineto
 

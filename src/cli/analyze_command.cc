@@ -341,7 +341,8 @@ CommandAction AddAnalyzeCommand(CLI::App& app) {
       "A trace cut short (its process was killed) is analyzed as far as it goes; the report's \"Data "
       "quality\" section says what was lost.");
   command->add_option("-j,--jobs", options->jobs,
-                      "Analyse up to N traces at a time, each on its own core with its own model in memory "
+                      "Analyse up to N traces at a time, each on its own core with its own model in memory; "
+                      "fewer traces than N split their PyTorch profiler JSON import over the spare cores "
                       "(0, the default: the machine's cores)")
       ->type_name("N");
   command->add_flag("--per-rank", options->per_rank,

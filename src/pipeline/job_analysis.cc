@@ -66,7 +66,8 @@ class SharedProgress {
 
 class Mapper {
  public:
-  explicit Mapper(const JobAnalysisOptions& options) : options_(options) {}
+  Mapper(const JobAnalysisOptions& options, unsigned import_threads)
+      : options_(options), import_threads_(import_threads) {}
 
   Outcome Map(const TraceFile& file) const {
     Outcome outcome;
@@ -80,13 +81,13 @@ class Mapper {
       }
       return outcome;
     }
-    auto trace = LoadAndBuild(file);  // one model per thread at a time
+    auto trace = LoadAndBuild(file, import_threads_);  // one model per thread at a time
     if (!trace.ok()) {
       outcome.error = trace.status();
       return outcome;
     }
-    const analyzers::AnalysisInput input(trace->model);
-    analyzers::TraceAnalysis analysis = analyzers::AnalyzeTrace(input, IdentifyRun(*trace), {trace->input});
+    const analyzers::AnalysisInput input(trace->model, trace->library_logs.logs);
+    analyzers::TraceAnalysis analysis = analyzers::AnalyzeTrace(input, IdentifyRun(*trace), ReportInputsOf(*trace, input));
     outcome.summaries.push_back(analyzers::SummarizeRank(input, analysis.report));
     if (Keep(outcome.summaries.back())) outcome.report = std::move(analysis.report);
     return outcome;
@@ -102,6 +103,7 @@ class Mapper {
   }
 
   const JobAnalysisOptions& options_;
+  const unsigned import_threads_;
   mutable std::atomic<size_t> ranked_seen_{0};
 };
 
@@ -122,7 +124,11 @@ base::StatusOr<JobAnalysis> AnalyzeJob(const std::vector<std::string>& paths, co
   if (options.before_reading) RETURN_IF_ERROR(options.before_reading(files));
   const std::vector<TraceFile> inputs(files.begin(), files.end());
   std::vector<Outcome> outcomes(inputs.size());
-  const Mapper mapper(options);
+  const unsigned jobs = options.jobs == 0 ? DefaultJobs() : options.jobs;
+  const size_t threads = std::clamp<size_t>(inputs.size(), 1, jobs);
+  // Fewer traces than threads: the spare threads split each trace's import (one trace with -j 8: its
+  // import on 8 threads). With as many traces as threads or more, each import has one.
+  const Mapper mapper(options, static_cast<unsigned>(jobs / threads));
   {
     SharedProgress progress(options.progress, inputs.size());
     std::atomic<size_t> next{0};
@@ -132,8 +138,6 @@ base::StatusOr<JobAnalysis> AnalyzeJob(const std::vector<std::string>& paths, co
         outcomes[i] = mapper.Map(inputs[i]);
       }
     };
-    const unsigned jobs = options.jobs == 0 ? DefaultJobs() : options.jobs;
-    const size_t threads = std::min<size_t>(jobs, inputs.size());
     std::vector<std::jthread> workers;
     for (size_t t = 1; t < threads; ++t) workers.emplace_back(work);
     work();  // this thread is one of them

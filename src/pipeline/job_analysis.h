@@ -35,6 +35,7 @@ namespace ampprof::pipeline {
 
 struct JobAnalysisOptions {
   // Threads that read and analyse traces; each holds one model at a time. 0: the machine's cores.
+  // Fewer traces than threads share the spare threads out to split their imports (LoadTrace).
   unsigned jobs = 1;
   // Which per-rank reports to keep. With neither, a report is kept only while fewer than two ranked
   // traces have been read: a single trace (or traces without ranks) keep their reports, a job keeps

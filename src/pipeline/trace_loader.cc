@@ -46,12 +46,12 @@ base::Status Renamed(const base::Status& status, const std::string& from, std::s
   return base::Status(status.code(), std::move(message));
 }
 
-base::Status Import(TraceFormat format, const std::string& path, records::RecordSink& sink) {
+base::Status Import(TraceFormat format, const std::string& path, records::RecordSink& sink, unsigned threads) {
   switch (format) {
     case TraceFormat::kAmpt:
       return records::ReadAmptFile(path, sink);
     case TraceFormat::kKinetoJson:
-      return kineto::ImportKinetoTrace(path, sink);
+      return kineto::ImportKinetoTrace(path, sink, {.threads = threads});
     case TraceFormat::kNsysSqlite:
       return nsys::ImportNsysSqlite(path, sink);
     case TraceFormat::kUnknown:
@@ -155,7 +155,7 @@ base::StatusOr<TraceFormat> SniffTraceFormat(const std::string& path) {
 }
 
 base::StatusOr<TraceFormat> LoadTrace(const std::string& path, records::RecordSink& sink,
-                                      std::string_view name) {
+                                      std::string_view name, unsigned threads) {
   const std::string shown(name.empty() ? std::string_view(path) : name);
   ASSIGN_OR_RETURN(const base::UniqueFd fd, OpenTraceFile(path, shown));
   ASSIGN_OR_RETURN(const TraceFormat format, SniffTraceFormat(fd.get(), shown));
@@ -165,7 +165,7 @@ base::StatusOr<TraceFormat> LoadTrace(const std::string& path, records::RecordSi
   // current name before it opens it. Without /proc, the path itself.
   std::string opened = "/proc/self/fd/" + std::to_string(fd.get());
   if (::access(opened.c_str(), R_OK) != 0) opened = path;
-  RETURN_IF_ERROR(Renamed(Import(format, opened, sink), opened, shown));
+  RETURN_IF_ERROR(Renamed(Import(format, opened, sink, threads), opened, shown));
   return format;
 }
 

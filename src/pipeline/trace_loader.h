@@ -53,9 +53,10 @@ base::StatusOr<TraceFormat> SniffTraceFormat(const std::string& path);
 
 // Reads `path` into `sink`. Errors name the file as `name` (the path when empty): the user's name
 // for it, e.g. "(standard input)" for the copy of a trace read from there. Data-quality problems go
-// to sink.stats().
+// to sink.stats(). `threads` > 1 lets an importer that can split one file use that many threads (the
+// Kineto JSON importer does; the others read on one); the records are the same either way.
 base::StatusOr<TraceFormat> LoadTrace(const std::string& path, records::RecordSink& sink,
-                                      std::string_view name = {});
+                                      std::string_view name = {}, unsigned threads = 1);
 
 }  // namespace ampprof::pipeline
 

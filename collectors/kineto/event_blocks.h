@@ -1,0 +1,113 @@
+#ifndef AMPPROF_COLLECTORS_KINETO_EVENT_BLOCKS_H_
+#define AMPPROF_COLLECTORS_KINETO_EVENT_BLOCKS_H_
+
+// The parallel part of the Kineto import: the traceEvents array, read a window at a time, split into
+// blocks at event boundaries, each block's events found and parsed (simdjson) on a thread of its own,
+// and the parsed events handed on in file order, so that what the importer builds from them is what the
+// one-thread import builds.
+//
+//   ParallelEventParser parallel({.threads = 8});
+//   while (...) {
+//     if (stream.between_events()) parallel.Parse(stream, [&](const ParsedEvent& event) { ... });
+//     ... stream.Next() reads what the blocks left: the end of the array, an oversized or malformed
+//     event, a cut file ...
+//   }
+//
+// Where to split is guessed: the first "}, {" (blanks allowed) after each 1/N of the window. A guess can
+// be wrong (inside a string that holds "}, {"), so each guess is checked after the fact: block k-1 is
+// scanned from its start, which is known to lie between two events, tracking strings and brackets as
+// the one-thread scanner does; its last event must end exactly where block k starts. Where it does not,
+// block k and those after it are dropped and the next window starts where block k-1 really ended.
+// Anything a block cannot take (the ']' that ends the array, a byte that cannot start an event, an event
+// over JsonEventStream::kMaxValueBytes, an event the data ends inside) stops it, and when a whole window
+// makes no progress the caller's JsonEventStream reads on from there, as it would have without threads:
+// same items, same errors, same counts.
+//
+// The next window is read and parsed while the events of the one before are handed on, so the one
+// thread that makes records in file order overlaps with the parsing.
+//
+// Memory: the window (window_bytes of JSON text) and the parsed events of two windows (a few hundred
+// bytes each, the strings they keep included): about four times window_bytes, whatever the number of
+// threads.
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string_view>
+#include <vector>
+
+#include "collectors/kineto/json_event_stream.h"
+#include "collectors/kineto/parsed_event.h"
+
+namespace ampprof::kineto {
+
+struct EventBlockOptions {
+  unsigned threads = 1;                // 1: no blocks, the one-thread import
+  size_t window_bytes = size_t{4} << 20;  // JSON text read and split at a time
+  size_t min_block_bytes = 256 << 10;  // a window splits into fewer blocks than threads below this
+};
+
+// A run of a block's events, scanned and parsed. Internal to event_blocks.cc; here for the tests.
+struct EventBlock {
+  std::vector<ParsedEvent> events;  // what the importer reads (skipped events are only counted)
+  StringArena strings;              // the events' names and args
+  uint64_t scanned = 0;             // events scanned, skipped ones included
+  size_t stop = 0;                  // where the scan stopped, between two events
+  bool reached_limit = false;       // stopped because the next event starts at or after `limit`
+};
+
+// Scans `text` from `begin`, which must lie between two events, event after event, until the next event
+// would start at or after `limit`, or something that is not an event (or is one too large, or is cut by
+// the end of `text`) comes. `text` must be followed by JsonEventStream::kPadding readable bytes.
+void ParseEventBlock(std::string_view text, size_t begin, size_t limit, KinetoEventParser& parser,
+                     EventBlock& block);
+
+// Where an event probably starts at or after `from` (before `to`): the '{' of the first "}, {". npos if
+// there is none.
+size_t FindLikelyEventStart(std::string_view text, size_t from, size_t to);
+
+// What the threads did, for the log (`--log-level info`) and bench/kineto_import_bench.sh: CPU time
+// (each thread's own clock), so that it says what N idle cores would take even on a busy machine.
+struct EventBlockStats {
+  uint64_t windows = 0;
+  uint64_t blocks = 0;
+  uint64_t guesses_dropped = 0;  // blocks dropped because the block before did not end at their start
+  double blocks_cpu_s = 0;       // scanning and parsing, all blocks
+  double slowest_blocks_cpu_s = 0;  // per window the slowest block, summed: the parallel part's critical path
+  double handle_cpu_s = 0;       // handing events on in file order (making records), one thread
+  double read_cpu_s = 0;         // reading (and inflating) the windows, the same thread
+};
+
+class ParallelEventParser {
+ public:
+  explicit ParallelEventParser(const EventBlockOptions& options);
+  const EventBlockStats& stats() const { return stats_; }
+
+  // Reads events from `stream` (between_events()) window by window, handing each one that is not
+  // skipped to `handle` in file order, until a window makes no progress. False if none was read.
+  bool Parse(JsonEventStream& stream, const std::function<void(const ParsedEvent&)>& handle);
+
+ private:
+  // One window's blocks: while one set's events are handed on, the next window is parsed into the other.
+  struct WindowBlocks {
+    std::vector<EventBlock> blocks;  // one per thread; the first starts.size() are this window's
+    std::vector<size_t> starts;      // of each block in the window
+    size_t confirmed = 0;            // blocks whose start is confirmed (Confirm)
+    size_t taken = 0;                // bytes of the window they cover
+    uint64_t events = 0;             // events they scanned
+  };
+
+  // Splits `window` into blocks and parses them on the threads.
+  void ParseWindow(std::string_view window, WindowBlocks& set);
+  // Which blocks' starts are confirmed, and what they cover.
+  void Confirm(WindowBlocks& set);
+
+  EventBlockOptions options_;
+  std::vector<KinetoEventParser> parsers_;  // one per block; one window is parsed at a time
+  WindowBlocks sets_[2];
+  EventBlockStats stats_;
+};
+
+}  // namespace ampprof::kineto
+
+#endif  // AMPPROF_COLLECTORS_KINETO_EVENT_BLOCKS_H_
