@@ -161,7 +161,10 @@ TEST(KernelRules, CommentsAndBlankLinesAndCarriageReturnsAreIgnored) {
 
 TEST(KernelRules, AUserRuleChangesAClassification) {
   const std::string name = "my_tiled_gemm_bf16_128x128";
-  EXPECT_EQ(ClassifyKernel(name).category, KernelCategory::kUnknown);
+  // Built in, only the words speak (generic.matrix_product): a GEMM on an unknown unit, BF16 by its name.
+  EXPECT_EQ(ClassifyKernel(name).category, KernelCategory::kGemm);
+  EXPECT_EQ(ClassifyKernel(name).math, MathUnit::kUnknown);
+  EXPECT_EQ(ClassifyKernel(name).dtype, DataType::kBf16);
   auto user = ParseKernelRules(kUserRule, "mine.rules");
   ASSERT_TRUE(user.ok()) << user.status().message();
   const auto classifier = KernelClassifier::WithUserRules(*user);
@@ -183,16 +186,16 @@ TEST(KernelRules, AScopedClassifierIsWhatClassifyKernelUsesUntilItGoesAway) {
   ASSERT_TRUE(classifier.ok()) << classifier.status().message();
   {
     const ScopedKernelClassifier active(&*classifier);
-    EXPECT_EQ(ClassifyKernel(name).category, KernelCategory::kGemm);
+    EXPECT_EQ(ClassifyKernel(name).math, MathUnit::kTensorCore);
     EXPECT_EQ(&ActiveKernelClassifier(), &*classifier);
     {
       const ScopedKernelClassifier keep(nullptr);  // null keeps the active one
-      EXPECT_EQ(ClassifyKernel(name).category, KernelCategory::kGemm);
+      EXPECT_EQ(ClassifyKernel(name).math, MathUnit::kTensorCore);
     }
-    EXPECT_EQ(ClassifyKernel(name).category, KernelCategory::kGemm);
+    EXPECT_EQ(ClassifyKernel(name).math, MathUnit::kTensorCore);
   }
   EXPECT_EQ(&ActiveKernelClassifier(), &KernelClassifier::Builtin());
-  EXPECT_EQ(ClassifyKernel(name).category, KernelCategory::kUnknown);
+  EXPECT_EQ(ClassifyKernel(name).math, MathUnit::kUnknown);
 }
 
 TEST(KernelRules, AUserRuleComesBeforeTheBuiltInOnesAndReplacesOneOfTheSameId) {
@@ -211,8 +214,10 @@ rule site.sgemm_is_mine
   ASSERT_TRUE(classifier.ok()) << classifier.status().message();
   EXPECT_EQ(classifier->Decide("volta_sgemm_128x64_nn").rule->id, "site.sgemm_is_mine");
   EXPECT_EQ(classifier->Classify("volta_sgemm_128x64_nn").math, MathUnit::kUnknown);
-  // ampere_sgemm was the built-in cublas.simt_gemm's: that rule is gone, replaced by the user's.
-  EXPECT_EQ(classifier->Decide("ampere_sgemm_128x64_nn").rule, nullptr);
+  // ampere_sgemm was the built-in cublas.simt_gemm's: that rule is gone, replaced by the user's; only the
+  // generic fallback still knows it is a GEMM, and it does not claim a unit.
+  EXPECT_EQ(classifier->Decide("ampere_sgemm_128x64_nn").rule->id, "generic.matrix_product");
+  EXPECT_EQ(classifier->Classify("ampere_sgemm_128x64_nn").math, MathUnit::kUnknown);
   size_t with_that_id = 0;
   for (const KernelRule& rule : classifier->rules()) with_that_id += rule.id == "cublas.simt_gemm";
   EXPECT_EQ(with_that_id, 1u);
@@ -236,7 +241,7 @@ rule site.second
             "mine.rules:6: rule 'site.second': its example is decided by rule 'site.first' (mine.rules:2), which "
             "comes first");
 
-  auto misspelt = ParseKernelRules("rule site.x\n  match tild\n  category copy\n  example my_tiled_gemm\n", "m");
+  auto misspelt = ParseKernelRules("rule site.x\n  match tild\n  category copy\n  example my_tiled_copy\n", "m");
   ASSERT_TRUE(misspelt.ok());
   const auto no_match = KernelClassifier::WithUserRules(*misspelt);
   ASSERT_FALSE(no_match.ok());
