@@ -4,7 +4,7 @@
 
 namespace ampprof::analyzers {
 
-AnalysisInput::AnalysisInput(const model::TraceModel& trace)
+AnalysisInput::AnalysisInput(const model::TraceModel& trace, std::span<const liblogs::LibraryLog> library_logs)
     : model(trace), signature_classes_(ClassifySignatures(trace)), ops_(trace) {
   // In this order: steps read kernel classes (GradScaler updates), the account reads both; the run kind
   // reads classes and ops, memory the steps.
@@ -12,6 +12,7 @@ AnalysisInput::AnalysisInput(const model::TraceModel& trace)
   account_ = BuildStepAccount(*this);
   run_kind_ = DecideRunKind(*this);
   memory_ = DescribeDeviceMemory(*this);
+  if (!library_logs.empty()) library_calls_ = LibraryCallFacts(*this, library_logs);
 }
 
 const DeviceMemory* AnalysisInput::MemoryOf(model::DeviceRow device) const {

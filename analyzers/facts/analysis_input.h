@@ -10,6 +10,7 @@
 //   const AnalysisInput input(model);
 //   input.ClassOf(kernel).category ...   input.ops().OpOf(kernel) ...   input.steps() ...
 //   input.account().Primary() ...   input.run_kind().kind ...   input.memory() ...
+//   input.library_calls().CallOf(kernel) ...   // with the logs of run --library-logs
 
 #include <optional>
 #include <span>
@@ -17,6 +18,7 @@
 
 #include "analyzers/facts/device_memory.h"
 #include "analyzers/facts/kernel_classifier.h"
+#include "analyzers/facts/library_calls.h"
 #include "analyzers/facts/op_attribution.h"
 #include "analyzers/facts/run_kind.h"
 #include "analyzers/facts/step_account.h"
@@ -27,8 +29,9 @@ namespace ampprof::analyzers {
 
 class AnalysisInput {
  public:
-  // Classifies the kernels, finds the steps and builds the account.
-  explicit AnalysisInput(const model::TraceModel& trace);
+  // Classifies the kernels, finds the steps and builds the account; attaches the calls of the library
+  // logs of `run --library-logs` (cuBLASLt first: library_calls.h) to their kernels.
+  explicit AnalysisInput(const model::TraceModel& trace, std::span<const liblogs::LibraryLog> library_logs = {});
   AnalysisInput(const AnalysisInput&) = delete;
   AnalysisInput& operator=(const AnalysisInput&) = delete;
 
@@ -49,6 +52,8 @@ class AnalysisInput {
   // Peak device memory per GPU (device_memory.h).
   const std::vector<DeviceMemory>& memory() const { return memory_; }
   const DeviceMemory* MemoryOf(model::DeviceRow device) const;
+  // The library calls (m/n/k, types, groups) attached to kernels; empty without library logs.
+  const LibraryCallFacts& library_calls() const { return library_calls_; }
 
  private:
   std::vector<KernelClass> signature_classes_;
@@ -57,6 +62,7 @@ class AnalysisInput {
   StepAccount account_;
   RunKindFacts run_kind_;
   std::vector<DeviceMemory> memory_;
+  LibraryCallFacts library_calls_;
 };
 
 // Classifies every kernel signature of `model` (each distinct name once).

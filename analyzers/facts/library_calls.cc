@@ -1,5 +1,7 @@
 #include "analyzers/facts/library_calls.h"
 
+#include "analyzers/facts/analysis_input.h"
+
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -145,6 +147,26 @@ LibraryCallAttachment AttachLibraryCalls(const AnalysisInput& input, const liblo
     attachment.matches.push_back({kernel, index});
   }
   return attachment;
+}
+
+LibraryCallFacts::LibraryCallFacts(const AnalysisInput& input, std::span<const liblogs::LibraryLog> logs) {
+  std::vector<bool> taken(input.model.kernels().size(), false);
+  for (const liblogs::LibraryLog& log : logs) {
+    attachments_.push_back(AttachLibraryCalls(input, log));
+    for (const AttachedCall& match : attachments_.back().matches) {
+      if (taken[match.kernel.value]) continue;  // an earlier log's call, kept
+      taken[match.kernel.value] = true;
+      by_kernel_.emplace_back(match.kernel.value, static_cast<uint32_t>(calls_.size()));
+      calls_.push_back(log.calls[match.call]);
+    }
+  }
+  std::sort(by_kernel_.begin(), by_kernel_.end());
+}
+
+const liblogs::LibraryCall* LibraryCallFacts::CallOf(model::KernelRow kernel) const {
+  const auto it = std::lower_bound(by_kernel_.begin(), by_kernel_.end(), std::make_pair(kernel.value, uint32_t{0}));
+  if (it == by_kernel_.end() || it->first != kernel.value) return nullptr;
+  return &calls_[it->second];
 }
 
 }  // namespace ampprof::analyzers

@@ -24,19 +24,22 @@
 // capture window) against a log from process start shifts every match, which the counts show
 // (unmatched calls and unclaimed kernels both high).
 //
-//   const LibraryCallAttachment attached = AttachLibraryCalls(input, log);
+//   const LibraryCallAttachment attached = AttachLibraryCalls(input, log);   // one log, for its counts
 //   for (const AttachedCall& a : attached.matches)
 //     if (const auto& gemm = log.calls[a.call].gemm) ... input.ClassOf(a.kernel) ...
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
+#include <utility>
 #include <vector>
 
-#include "analyzers/facts/analysis_input.h"
 #include "collectors/liblogs/library_call.h"
 #include "src/model/ids.h"
 
 namespace ampprof::analyzers {
+
+class AnalysisInput;
 
 // A kernel whose precision contradicts the call is passed over at most this many times in a row before
 // the call is declared unmatched: more would let one missing kernel drag every later call off its own.
@@ -57,6 +60,31 @@ struct LibraryCallAttachment {
 };
 
 LibraryCallAttachment AttachLibraryCalls(const AnalysisInput& input, const liblogs::LibraryLog& log);
+
+// The calls of a trace's library logs attached to its kernels, one call per kernel: what findings read
+// as a GEMM's m/n/k and compute type or a convolution's groups when the trace has no shapes of its own
+// (AnalysisInput::library_calls()). Logs are attached one by one, in the order given; a kernel two logs
+// claim keeps the first log's call. cuBLAS runs its GEMMs through cuBLASLt, so with both logs one GEMM
+// kernel is claimed by cublasGemmEx and by the cublasLtMatmul inside it: the pipeline gives cuBLASLt's
+// log first, whose compute type is the one the kernel ran with (COMPUTE_32F_FAST_TF32 where the handle's
+// math mode allowed TF32, when cuBLAS's own line says CUBLAS_COMPUTE_32F).
+class LibraryCallFacts {
+ public:
+  LibraryCallFacts() = default;
+  LibraryCallFacts(const AnalysisInput& input, std::span<const liblogs::LibraryLog> logs);
+
+  // The call that launched `kernel`, or null when no log's call was attached to it.
+  const liblogs::LibraryCall* CallOf(model::KernelRow kernel) const;
+  // Whether any call was attached.
+  bool empty() const { return calls_.empty(); }
+  // Per log, in the order given: what was attached.
+  const std::vector<LibraryCallAttachment>& attachments() const { return attachments_; }
+
+ private:
+  std::vector<liblogs::LibraryCall> calls_;               // the attached calls only
+  std::vector<std::pair<uint32_t, uint32_t>> by_kernel_;  // (kernel row, index into calls_), sorted
+  std::vector<LibraryCallAttachment> attachments_;
+};
 
 }  // namespace ampprof::analyzers
 

@@ -10,6 +10,7 @@
 
 #include "analyzers/facts/kernel_examples.h"
 #include "analyzers/findings/finding_support.h"
+#include "analyzers/findings/library_call_evidence.h"
 #include "analyzers/findings/op_evidence.h"
 
 namespace ampprof::analyzers {
@@ -48,11 +49,63 @@ unsigned ElementBytes(DataType dtype) {
 
 // The ops that launched the unaligned kernels, with the dimensions that made the library pick them.
 struct UnalignedOps {
-  explicit UnalignedOps(const AnalysisInput& input) : tally(input) {}
+  explicit UnalignedOps(const AnalysisInput& input) : tally(input), calls(input) {}
   OpTally tally;
+  LibraryCallTally calls;  // the GEMM calls of the library logs behind them, when there are logs
   // By op description, the multiple (in elements) its unaligned kernels' type needs: 8 for FP16/BF16.
   std::map<uint32_t, int64_t> multiple;
 };
+
+// The multiple (in elements) a GEMM call's operand type needs for 16-byte loads: 8 for FP16/BF16.
+int64_t MultipleFor(liblogs::DataType type) {
+  switch (type) {
+    case liblogs::DataType::kFloat16:
+    case liblogs::DataType::kBFloat16: return 8;
+    case liblogs::DataType::kFloat32: return 4;  // TF32 kernels read FP32 operands
+    case liblogs::DataType::kFp8E4M3:
+    case liblogs::DataType::kFp8E5M2:
+    case liblogs::DataType::kInt8: return 16;
+    default: return 8;
+  }
+}
+
+// Evidence from the library logs: each GEMM call behind the unaligned kernels with the m/n/k that are not
+// multiples (what the trace's ops may not show); a fix from them when the ops gave none. True when a
+// call was named.
+bool NameGemmCalls(const AnalysisInput& input, const DeviceAccount& gpu, const UnalignedOps& ops, Finding& finding) {
+  constexpr size_t kCalls = 3;
+  constexpr int64_t kPadTo = 8;
+  const auto note = [](const liblogs::LibraryCall& call) -> std::string {
+    if (!call.gemm) return "";
+    const int64_t multiple = MultipleFor(call.gemm->a_type);
+    const std::string dims = UnalignedGemmCallDims(*call.gemm, multiple);
+    if (dims.empty()) {
+      return fmt::format("m, n and k are multiples of {}, so a leading dimension or an operand's address is not (a "
+                         "slice or a transposed view?)", multiple);
+    }
+    return fmt::format("{} {} not a multiple of {}", dims, dims.find(',') == std::string::npos ? "is" : "are", multiple);
+  };
+  const std::vector<Evidence> lines = LibraryCallEvidence(input, gpu, ops.calls, kCalls, note);
+  for (const Evidence& line : lines) finding.evidence.push_back(line);
+  if (!finding.fix.empty()) return !lines.empty();
+  for (const CallTime& call : ops.calls.ByTime()) {
+    if (!call.call->gemm) continue;
+    const liblogs::GemmCall& gemm = *call.call->gemm;
+    std::vector<std::string> pads;
+    for (const auto& [name, dim] : {std::pair{"m", gemm.m}, std::pair{"n", gemm.n}, std::pair{"k", gemm.k}}) {
+      if (dim > 0 && dim % MultipleFor(gemm.a_type) != 0) {
+        pads.push_back(fmt::format("{} from {} to {}", name, dim, RoundUpTo(dim, kPadTo)));
+      }
+    }
+    if (pads.empty()) continue;
+    finding.fix = fmt::format("Pad the GEMM {}{} ({}) to multiples of 8: the library then runs aligned Tensor-Core "
+                              "kernels (cuBLAS's m and n are the output's columns and rows of PyTorch's row-major "
+                              "tensors)",
+                              call.call->function, call.op.empty() ? "" : " of " + call.op, fmt::join(pads, ", "));
+    break;
+  }
+  return !lines.empty();
+}
 
 // Evidence and a fix naming each of the top ops, its shapes and the dimensions that are not multiples.
 void NameOps(const AnalysisInput& input, const DeviceAccount& gpu, const UnalignedOps& ops, Finding& finding) {
@@ -96,14 +149,17 @@ void NameOps(const AnalysisInput& input, const DeviceAccount& gpu, const Unalign
                                 fmt::join(dims, ", "), OpLabel(attribution, op), pad_text);
     }
   }
-  finding.evidence.push_back(
-      {"source", Statement(any_shapes ? "alignN tags in CUTLASS kernel names (a naming convention); the ops and shapes "
-                                        "from the trace's framework ops that launched the kernels"
-                                      : attribution.attributed_kernels() > 0
-                                            ? "alignN tags in CUTLASS kernel names (a naming convention); the trace "
-                                              "records no op shapes (PyTorch profiler: record_shapes=True)"
-                                            : "alignN tags in CUTLASS kernel names (a naming convention); the trace has "
-                                              "no GEMM dimensions")});
+  const bool calls = NameGemmCalls(input, gpu, ops, finding);
+  std::string source = "alignN tags in CUTLASS kernel names (a naming convention); ";
+  if (any_shapes) {
+    source += "the ops and shapes from the trace's framework ops that launched the kernels";
+  } else if (attribution.attributed_kernels() > 0) {
+    source += "the trace records no op shapes (PyTorch profiler: record_shapes=True)";
+  } else {
+    source += calls ? "the trace has no op shapes" : "the trace has no GEMM dimensions";
+  }
+  if (calls) source += "; the GEMMs' m, n and k from " + std::string(kLibraryCallSource);
+  finding.evidence.push_back({"source", Statement(StatementLiteral(source))});
 }
 
 struct Variant {
@@ -141,6 +197,7 @@ std::vector<Finding> AnalyzeAlignment(const AnalysisInput& input) {
       variant.ns += duration;
       examples.Add(model.KernelName(kernel), duration);
       ops.tally.Add(kernel, duration);
+      ops.calls.Add(kernel, duration);
       if (const model::RangeRow op = input.ops().OpOf(kernel); op.valid()) {
         int64_t& multiple = ops.multiple[input.ops().DescriptionIndex(op)];
         multiple = std::max<int64_t>(multiple, kAlignedBytes / bytes);

@@ -5,7 +5,9 @@
 
 #include "analyzers/facts/precision.h"
 #include "analyzers/facts/throughput.h"
+#include "analyzers/findings/autocast_coverage.h"
 #include "analyzers/findings/finding_support.h"
+#include "analyzers/findings/library_call_evidence.h"
 #include "analyzers/findings/op_evidence.h"
 
 namespace ampprof::analyzers {
@@ -25,8 +27,8 @@ struct Eligible {
   uint64_t tf32_kernels = 0;
 };
 
-// `ops` gets the eligible kernels by the op that launched them.
-Eligible MeasureEligible(const AnalysisInput& input, const DeviceAccount& gpu, OpTally& ops) {
+// `ops` gets the eligible kernels by the op that launched them, `calls` by the library call.
+Eligible MeasureEligible(const AnalysisInput& input, const DeviceAccount& gpu, OpTally& ops, LibraryCallTally& calls) {
   // Kernel time per bucket first, then each bucket's charged share of it (concurrent kernels count once).
   std::map<ComputeKey, DurationNs> simt;
   std::map<ComputeKey, DurationNs> tf32;
@@ -42,10 +44,12 @@ Eligible MeasureEligible(const AnalysisInput& input, const DeviceAccount& gpu, O
       simt[key] += duration;
       ++eligible.simt_kernels;
       ops.Add(kernel, duration);
+      calls.Add(kernel, duration);
     } else if (k.math == MathUnit::kTensorCoreTf32) {
       tf32[key] += duration;
       ++eligible.tf32_kernels;
       ops.Add(kernel, duration);
+      calls.Add(kernel, duration);
     }
   }
   for (const auto& [key, ns] : simt) eligible.simt_ns += ChargedTime(gpu, key, ns);
@@ -74,7 +78,8 @@ std::vector<Finding> AnalyzeAmpOpportunity(const AnalysisInput& input) {
     const std::optional<SpeedupRange> from_tf32 =
         ExpectedSpeedup(device.compute_major, device.compute_minor, MatrixPath::kTf32TensorCores, consumer);
     OpTally ops(input);
-    const Eligible eligible = MeasureEligible(input, gpu, ops);
+    LibraryCallTally calls(input);
+    const Eligible eligible = MeasureEligible(input, gpu, ops, calls);
     const DurationNs low = SavedBySpeedup(eligible.simt_ns, from_simt->realistic) +
                            (from_tf32 ? SavedBySpeedup(eligible.tf32_ns, from_tf32->realistic) : 0);
     const DurationNs high = SavedBySpeedup(eligible.simt_ns, from_simt->peak) +
@@ -131,6 +136,13 @@ std::vector<Finding> AnalyzeAmpOpportunity(const AnalysisInput& input) {
                               Fraction("low_share", finding.saving.low_fraction),
                               Fraction("high_share", finding.saving.fraction)})});
     for (Evidence& op : OpEvidence(input, gpu, ops, kOps)) finding.evidence.push_back(std::move(op));
+    // An FP32 run: no reduced-precision matrix work (the precondition above), so autocast covered none.
+    for (Evidence& op : AutocastCoverage(input, ops, kOps, {.reduced_precision_math = false})) {
+      finding.evidence.push_back(std::move(op));
+    }
+    for (Evidence& call : LibraryCallEvidence(input, gpu, calls, kOps, MathPathNote)) {
+      finding.evidence.push_back(std::move(call));
+    }
     if (input.run_kind().kind == RunKind::kInference) {
       // No loss, no backward pass, no GradScaler: FP16 needs no loss scaling to run inference.
       finding.fix = ampere_or_newer ? "Run the forward pass under autocast with BF16 or FP16; as a one-line first "

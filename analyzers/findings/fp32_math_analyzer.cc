@@ -7,7 +7,9 @@
 #include "analyzers/facts/kernel_examples.h"
 #include "analyzers/facts/precision.h"
 #include "analyzers/facts/throughput.h"
+#include "analyzers/findings/autocast_coverage.h"
 #include "analyzers/findings/finding_support.h"
+#include "analyzers/findings/library_call_evidence.h"
 #include "analyzers/findings/op_evidence.h"
 
 namespace ampprof::analyzers {
@@ -54,6 +56,7 @@ std::vector<Finding> AnalyzeFp32Math(const AnalysisInput& input) {
     if (TensorCoresOf(device, DescribePrecision(input, device)) != TensorCoreSupport::kYes) continue;
     CudaCoreTime counted;
     OpTally ops(input);
+    LibraryCallTally calls(input);
     for (model::KernelRow kernel : KernelsInWindow(input, gpu)) {
       const KernelClass& k = input.ClassOf(kernel);
       const bool gemm = k.category == KernelCategory::kGemm;
@@ -69,6 +72,7 @@ std::vector<Finding> AnalyzeFp32Math(const AnalysisInput& input) {
       (gemm ? counted.gemm_ns : counted.convolution_ns) += duration;
       counted.examples.Add(model.KernelName(kernel), duration);
       ops.Add(kernel, duration);
+      calls.Add(kernel, duration);
     }
     DurationNs charged = 0;
     for (const auto& [key, ns] : counted.kernel_ns) charged += ChargedTime(gpu, key, ns);
@@ -123,6 +127,12 @@ std::vector<Finding> AnalyzeFp32Math(const AnalysisInput& input) {
            Statement("{time} (see conv.grouped_fallback)", {Duration("time", counted.grouped_ns)})});
     }
     for (Evidence& op : OpEvidence(input, gpu, ops, kExamples)) finding.evidence.push_back(std::move(op));
+    const AutocastContext autocast{.reduced_precision_math = run.matrix().low_precision_ns > 0 ||
+                                                             run.low_precision_attention_ns > 0};
+    for (Evidence& op : AutocastCoverage(input, ops, kExamples, autocast)) finding.evidence.push_back(std::move(op));
+    for (Evidence& call : LibraryCallEvidence(input, gpu, calls, kExamples, MathPathNote)) {
+      finding.evidence.push_back(std::move(call));
+    }
     finding.examples = counted.examples.Top(kExamples);
     if (input.run_kind().kind == RunKind::kInference) {
       finding.fix = "Put these ops under autocast (the whole forward pass, not only part of the model), make GEMM "

@@ -7,6 +7,7 @@
 #include "analyzers/facts/kernel_examples.h"
 #include "analyzers/facts/precision.h"
 #include "analyzers/findings/finding_support.h"
+#include "analyzers/findings/library_call_evidence.h"
 #include "analyzers/findings/op_evidence.h"
 
 namespace ampprof::analyzers {
@@ -44,6 +45,7 @@ std::vector<Finding> AnalyzeGroupedConvolutions(const AnalysisInput& input) {
     std::map<std::pair<KernelLibrary, DataType>, Group> by_library_and_type;
     KernelExamples examples;
     OpTally ops(input);  // the convolution ops (with their shapes: groups and channels) that fell back
+    LibraryCallTally calls(input);  // the cuDNN calls behind them (groups and channels as cuDNN saw them)
     for (model::KernelRow kernel : KernelsInWindow(input, gpu)) {
       const KernelClass& k = input.ClassOf(kernel);
       if (k.category != KernelCategory::kConvolution || !k.grouped) continue;
@@ -60,6 +62,7 @@ std::vector<Finding> AnalyzeGroupedConvolutions(const AnalysisInput& input) {
       group.ns += duration;
       examples.Add(model.KernelName(kernel), duration);
       ops.Add(kernel, duration);
+      calls.Add(kernel, duration);
     }
     base::DurationNs fallback_ns = 0;
     for (const auto& [key, ns] : fallback_by_bucket) fallback_ns += ChargedTime(gpu, key, ns);
@@ -96,6 +99,7 @@ std::vector<Finding> AnalyzeGroupedConvolutions(const AnalysisInput& input) {
     }
     finding.evidence.push_back({"mixed precision, from", MixedPrecisionEvidence(run)});
     for (Evidence& op : OpEvidence(input, gpu, ops, kExamples)) finding.evidence.push_back(std::move(op));
+    for (Evidence& call : LibraryCallEvidence(input, gpu, calls, kExamples)) finding.evidence.push_back(std::move(call));
     finding.examples = examples.Top(kExamples);
     findings.push_back(std::move(finding));
   }

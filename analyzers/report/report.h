@@ -24,7 +24,8 @@ namespace ampprof::analyzers {
 
 struct ReportInput {
   std::string path;
-  std::string format;  // "ampt 1.0", ...
+  std::string format;  // "ampt 1.0", ...; for a library log, what was attached from it
+  bool library_log = false;  // a cuBLASLt/cuBLAS/cuDNN log of run --library-logs, not a trace
 };
 
 struct Report {

@@ -87,7 +87,7 @@ base::StatusOr<std::vector<analyzers::BaselineRun>> ProfileBaseline(const TraceI
       continue;
     }
     progress.Start("profiling the baseline", file.name);
-    const analyzers::AnalysisInput input(trace->model);
+    const analyzers::AnalysisInput input(trace->model, trace->library_logs.logs);
     runs.push_back(analyzers::ReduceBaseline(input, IdentifyRun(*trace)));
   }
   std::stable_sort(runs.begin(), runs.end(), [](const analyzers::BaselineRun& a, const analyzers::BaselineRun& b) {
@@ -172,10 +172,10 @@ std::vector<analyzers::Report> CompareRuns(const std::vector<analyzers::Baseline
 
 }  // namespace
 
-base::StatusOr<LoadedTrace> LoadAndBuild(const TraceFile& file) {
+base::StatusOr<LoadedTrace> LoadAndBuild(const TraceFile& file, unsigned import_threads) {
   model::ModelBuilder builder;
   const auto load_start = std::chrono::steady_clock::now();
-  ASSIGN_OR_RETURN(const TraceFormat format, LoadTrace(file.path, builder, file.name));
+  ASSIGN_OR_RETURN(const TraceFormat format, LoadTrace(file.path, builder, file.name, import_threads));
   base::LogInfo("read {} ({}) in {:.3f} s", file.name, TraceFormatName(format), SecondsSince(load_start));
   std::string description(TraceFormatName(format));
   if (format == TraceFormat::kAmpt) {
@@ -186,7 +186,22 @@ base::StatusOr<LoadedTrace> LoadAndBuild(const TraceFile& file) {
   base::LogInfo("built the model in {:.3f} s: {} kernels, {} API calls, {} ranges, {} of tables",
                 SecondsSince(build_start), model.kernels().size(), model.api_calls().size(),
                 model.ranges().size(), base::FormatBytes(model.MemoryBytes()));
-  return LoadedTrace{std::move(model), {file.name, std::move(description)}, format};
+  LibraryLogFiles library_logs = ReadLibraryLogsBeside(file, model);
+  return LoadedTrace{std::move(model), {file.name, std::move(description)}, format, std::move(library_logs)};
+}
+
+std::vector<analyzers::ReportInput> ReportInputsOf(const LoadedTrace& trace, const analyzers::AnalysisInput& input) {
+  std::vector<analyzers::ReportInput> inputs = {trace.input};
+  const std::vector<analyzers::LibraryCallAttachment>& attached = input.library_calls().attachments();
+  for (size_t i = 0; i < trace.library_logs.paths.size() && i < attached.size(); ++i) {
+    const analyzers::LibraryCallAttachment& log = attached[i];
+    inputs.push_back({trace.library_logs.paths[i],
+                      fmt::format("{} API log: {} of {} call{} attached to kernels",
+                                  liblogs::LibraryName(trace.library_logs.logs[i].library), log.matches.size(),
+                                  log.calls, log.calls == 1 ? "" : "s"),
+                      /*library_log=*/true});
+  }
+  return inputs;
 }
 
 analyzers::RunIdentity IdentifyRun(const LoadedTrace& trace) {
@@ -203,8 +218,8 @@ analyzers::RunIdentity IdentifyRun(const LoadedTrace& trace) {
 }
 
 analyzers::Report Analyze(const LoadedTrace& trace) {
-  const analyzers::AnalysisInput input(trace.model);
-  return analyzers::AnalyzeTrace(input, IdentifyRun(trace), {trace.input}).report;
+  const analyzers::AnalysisInput input(trace.model, trace.library_logs.logs);
+  return analyzers::AnalyzeTrace(input, IdentifyRun(trace), ReportInputsOf(trace, input)).report;
 }
 
 base::StatusOr<std::vector<analyzers::Report>> AnalyzeTraces(const std::vector<std::string>& paths,
@@ -237,8 +252,9 @@ base::StatusOr<std::vector<analyzers::Report>> AnalyzeTraces(const std::vector<s
       continue;
     }
     progress.Start("analyzing", file.name);
-    const analyzers::AnalysisInput input(trace->model);  // classes, steps and the account: once per trace
-    runs.push_back(analyzers::AnalyzeTrace(input, IdentifyRun(*trace), {trace->input}));
+    // Classes, steps, the account and the library calls: once per trace.
+    const analyzers::AnalysisInput input(trace->model, trace->library_logs.logs);
+    runs.push_back(analyzers::AnalyzeTrace(input, IdentifyRun(*trace), ReportInputsOf(*trace, input)));
   }
   std::stable_sort(runs.begin(), runs.end(), [](const analyzers::TraceAnalysis& a, const analyzers::TraceAnalysis& b) {
     return SortKey(a.report.rank) < SortKey(b.report.rank);

@@ -26,7 +26,9 @@
 #include "analyzers/report/report.h"
 #include "src/base/progress.h"
 #include "src/base/status.h"
+#include "analyzers/facts/analysis_input.h"
 #include "src/model/trace_model.h"
+#include "src/pipeline/library_log_files.h"
 #include "src/pipeline/trace_inputs.h"
 #include "src/pipeline/trace_loader.h"
 
@@ -36,10 +38,16 @@ struct LoadedTrace {
   model::TraceModel model;
   analyzers::ReportInput input;
   TraceFormat format = TraceFormat::kUnknown;  // what the file was read as
+  LibraryLogFiles library_logs;                // run --library-logs' logs beside it (library_log_files.h)
 };
 
-// Reads and builds one trace; a path converts to a TraceFile (its name in messages and reports).
-base::StatusOr<LoadedTrace> LoadAndBuild(const TraceFile& file);
+// Reads and builds one trace, and reads the library logs beside it; a path converts to a TraceFile (its
+// name in messages and reports). `import_threads`: see LoadTrace.
+base::StatusOr<LoadedTrace> LoadAndBuild(const TraceFile& file, unsigned import_threads = 1);
+
+// What a report lists as its inputs: the trace, then each library log with what was attached from it
+// ("cuBLAS API log: 14 of 16 calls attached to kernels").
+std::vector<analyzers::ReportInput> ReportInputsOf(const LoadedTrace& trace, const analyzers::AnalysisInput& input);
 
 // Who the trace is: the rank it records, else the rank its file name states, else its process.
 analyzers::RunIdentity IdentifyRun(const LoadedTrace& trace);

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "analyzers/facts/analysis_input.h"
 #include "src/model/model_builder.h"
 #include "tests/analyzers/synthetic_run.h"
 #include "tests/testing/record_builder.h"
@@ -154,6 +155,34 @@ TEST(AttachLibraryCalls, CudnnCallsTakeTheConvolutionNotItsTransposes) {
   const Attached a = Attach(std::move(builder), log);
   ASSERT_EQ(a.attachment.matches.size(), 1u);
   EXPECT_EQ(a.kernel_names[0], kConvolution);
+}
+
+TEST(LibraryCallFacts, AKernelTwoLogsClaimKeepsTheFirstLogsCall) {
+  // cuBLAS's cublasGemmEx and the cublasLtMatmul inside it, in their own logs, for one GEMM kernel.
+  model::ModelBuilder builder;
+  RecordBuilder b(builder);
+  b.Launch(kFp32SimtGemm, {100, 110}, {120, 200});
+  b.Launch(kFp32SimtGemm, {300, 310}, {320, 400});
+  const model::TraceModel model = std::move(builder).Build();
+  std::vector<liblogs::LibraryLog> logs(2);
+  logs[0].library = liblogs::Library::kCublasLt;
+  logs[0].calls.push_back(Gemm(liblogs::Library::kCublasLt, liblogs::DataType::kFloat32, 64));
+  logs[1].library = liblogs::Library::kCublas;
+  logs[1].calls.push_back(Gemm(liblogs::Library::kCublas, liblogs::DataType::kFloat32, 65));
+  logs[1].calls.push_back(Gemm(liblogs::Library::kCublas, liblogs::DataType::kFloat32, 128));
+  const AnalysisInput input(model, logs);
+  const LibraryCallFacts& facts = input.library_calls();
+  ASSERT_EQ(facts.attachments().size(), 2u);
+  EXPECT_EQ(facts.attachments()[1].matches.size(), 2u);
+  const liblogs::LibraryCall* first = facts.CallOf(model::KernelRow(0));
+  const liblogs::LibraryCall* second = facts.CallOf(model::KernelRow(1));
+  ASSERT_NE(first, nullptr);
+  ASSERT_NE(second, nullptr);
+  EXPECT_EQ(first->library, liblogs::Library::kCublasLt);
+  EXPECT_EQ(first->gemm->m, 64);
+  EXPECT_EQ(second->library, liblogs::Library::kCublas);
+  EXPECT_EQ(second->gemm->m, 128);
+  EXPECT_TRUE(AnalysisInput(model).library_calls().empty());
 }
 
 }  // namespace
