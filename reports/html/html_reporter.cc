@@ -456,8 +456,8 @@ void RenderHeader(const Context& ctx, std::ostream& out) {
   const Report& report = ctx.report;
   fmt::print(out, "<header class=\"report-header\"><h1>{}</h1><dl>", EscapeHtml(report.label));
   for (const analyzers::ReportInput& input : report.inputs) {
-    fmt::print(out, "<dt>trace</dt><dd><code>{}</code> ({})</dd>", EscapeHtml(input.path),
-               EscapeHtml(input.format));
+    fmt::print(out, "<dt>{}</dt><dd><code>{}</code> ({})</dd>", input.library_log ? "log" : "trace",
+               EscapeHtml(input.path), EscapeHtml(input.format));
   }
   if (!report.summary.workload.empty()) {
     fmt::print(out, "<dt>workload</dt><dd>{}</dd>", EscapeHtml(report.summary.workload));

@@ -87,8 +87,8 @@ std::string DataQualityLine(const base::Stats& stats) {
 // What was traced: the inputs, the workload, the rank, each GPU, the steps and the data quality.
 void RenderHeader(const Report& report, std::ostream& out, size_t width) {
   for (const analyzers::ReportInput& input : report.inputs) {
-    fmt::print(out, "trace     {}\n", ShortenPath(input.path, width - 10));
-    fmt::print(out, "format    {}\n", input.format);
+    fmt::print(out, "{:<10}{}\n", input.library_log ? "log" : "trace", ShortenPath(input.path, width - 10));
+    fmt::print(out, "{:<10}{}\n", input.library_log ? "" : "format", input.format);
   }
   const analyzers::TraceSummary& summary = report.summary;
   if (!summary.workload.empty()) fmt::print(out, "workload  {}\n", Shorten(summary.workload, width - 10));
