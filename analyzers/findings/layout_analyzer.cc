@@ -2,6 +2,7 @@
 
 #include "analyzers/facts/kernel_examples.h"
 #include "analyzers/findings/finding_support.h"
+#include "analyzers/findings/library_call_evidence.h"
 #include "analyzers/findings/op_evidence.h"
 
 namespace ampprof::analyzers {
@@ -10,6 +11,23 @@ namespace {
 // Below 1% of the step, conversions are not worth a code change; a finding there would be noise.
 constexpr double kWarningShare = 0.01;
 constexpr size_t kExamples = 3;
+
+// What cuDNN's log says of a convolution's tensors: the memory layout the framework handed it, which is
+// what channels_last changes. NCHW tensors around kernels that work in NHWC are what the conversions
+// are for; NHWC tensors mean the conversions come from elsewhere (an NCHW-only kernel, a filter left
+// NCHW), and the note says so rather than repeat the usual fix.
+std::string LayoutNote(const liblogs::LibraryCall& call) {
+  if (!call.convolution) return "";
+  const liblogs::Layout input = call.convolution->x.layout();
+  const liblogs::Layout filter = call.convolution->w.layout();
+  if (input == liblogs::Layout::kUnknown) return "";
+  const std::string input_name(liblogs::LayoutName(input));
+  std::string note = "input " + input_name;
+  if (filter != liblogs::Layout::kUnknown) note += ", filter " + std::string(liblogs::LayoutName(filter));
+  if (input == liblogs::Layout::kNchw) return note + " (channels_last makes them NHWC)";
+  if (filter == liblogs::Layout::kNchw) return note + " (the filter is still NCHW: convert the model, not only the input)";
+  return note + " (already channels-last)";
+}
 
 }  // namespace
 
@@ -24,6 +42,7 @@ std::vector<Finding> AnalyzeLayout(const AnalysisInput& input) {
     // cuDNN launches its conversions from inside the convolution op that needs them, so the ops of the
     // conversion kernels are the convolutions surrounded by conversions.
     OpTally ops(input);
+    LibraryCallTally calls(input);  // the convolutions' cuDNN calls, with the layouts they were given
     for (model::KernelRow kernel : KernelsInWindow(input, gpu)) {
       const KernelCategory category = input.ClassOf(kernel).category;
       if (category == KernelCategory::kLayoutTransform) {
@@ -32,6 +51,7 @@ std::vector<Finding> AnalyzeLayout(const AnalysisInput& input) {
         ops.Add(kernel, model.kernels().duration(kernel));
       } else if (category == KernelCategory::kConvolution) {
         ++convolutions;
+        calls.Add(kernel, model.kernels().duration(kernel));
       }
     }
     const base::DurationNs layout_ns =
@@ -58,6 +78,9 @@ std::vector<Finding> AnalyzeLayout(const AnalysisInput& input) {
                                                                             {Count("kernels", convolutions),
                                                                              Duration("time", gpu.PerStep(convolution_ns))})});
     for (Evidence& op : OpEvidence(input, gpu, ops, kExamples)) finding.evidence.push_back(std::move(op));
+    for (Evidence& call : LibraryCallEvidence(input, gpu, calls, kExamples, LayoutNote)) {
+      finding.evidence.push_back(std::move(call));
+    }
     finding.examples = examples.Top(kExamples);
     findings.push_back(std::move(finding));
   }

@@ -41,6 +41,15 @@ constexpr std::string_view kGroupedDirectFp16 =
     "void cudnn::cnn::conv2d_grouped_direct_kernel<false, true, false, false, 0, 0, int, __half, __half, float, "
     "float, float>(cudnn::cnn::GroupedDirectFpropParams, __half const*, __half const*, __half*, float, float, float "
     "const*, float const*, float const*, cudnnActivationStruct)";
+constexpr std::string_view kNchwToNhwc =
+    "void cudnn::engines_precompiled::nchwToNhwcKernel<__half, __half, float, false, false, (cudnnKernelDataType_t)0>"
+    "(cudnn::engines_precompiled::nchw2nhwc_params_t<float>, __half const*, __half*)";
+constexpr std::string_view kNhwcToNchw =
+    "void cudnn::engines_precompiled::nhwcToNchwKernel<__half, __half, float, true, false, (cudnnKernelDataType_t)0>"
+    "(cudnn::engines_precompiled::nhwc2nchw_params_t<float>, __half const*, __half*)";
+constexpr std::string_view kFp16NhwcFprop =
+    "sm80_xmma_fprop_implicit_gemm_f16f16_f16f32_f32_nhwckrsc_nhwc_tilesize128x128x32_stage4_warpsize2x2x1_g1_"
+    "tensor16x8x16_execute_kernel__5x_cudnn";
 constexpr std::string_view kFp16TensorCoreGemm =
     "sm90_xmma_gemm_f16f16_f16f32_f32_nt_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_"
     "cublas";
@@ -202,6 +211,29 @@ TEST(LibraryLogs, TheGroupedFallbackGivesGroupsAndChannelsOfACudnnLogBlock) {
             "cudnnConvolutionForward x [32, 896, 1, 832] w [1792, 28, 1, 19], 32 groups of 28 input channels (896 in, "
             "1792 out), FP16 NCHW, compute CUDNN_DATA_FLOAT, math CUDNN_TENSOR_OP_MATH: {time} over the analysed "
             "window, {kernels:kernel}");
+}
+
+// cudnn.log's legacy cudnnConvolutionForward as it is (Process=7001, Thread=7002): FP16 tensors packed
+// NCHW, the filter's format CUDNN_TENSOR_NCHW. The trace: cuDNN's NHWC Tensor-Core kernel between the two
+// conversions it needs for NCHW tensors, no ops. layout.nchw_nhwc says which convolution and that its
+// tensors came NCHW, which is what channels_last changes.
+TEST(LibraryLogs, TheLayoutFindingGivesTheLayoutsACudnnLogBlockWasGiven) {
+  testing::TempDir dir;
+  KinetoWriter trace(7001, 7002);
+  trace.Launch(kNchwToNhwc, 50).Launch(kFp16NhwcFprop, 100).Launch(kNhwcToNchw, 50);
+  const std::string path = dir.File("trace.json");
+  WriteText(path, trace.Json());
+  std::filesystem::copy_file(kLogs / "cudnn.log", dir.File("cudnn.7001.log"));
+  const auto reports = AnalyzeTraces({path});
+  ASSERT_TRUE(reports.ok()) << reports.status().ToString();
+  const analyzers::Finding* finding = FindingOf(reports->front(), "layout.nchw_nhwc");
+  ASSERT_NE(finding, nullptr);
+  const std::vector<std::string> calls = EvidenceOf(*finding, "library call");
+  ASSERT_EQ(calls.size(), 1u);
+  EXPECT_EQ(calls[0],
+            "cudnnConvolutionForward x [32, 896, 1, 832] w [1792, 896, 1, 19], 1 group, FP16 NCHW, compute "
+            "CUDNN_DATA_FLOAT, math CUDNN_TENSOR_OP_MATH; input NCHW, filter NCHW (channels_last makes them NHWC): "
+            "{time} over the analysed window, {kernels:kernel}");
 }
 
 }  // namespace
