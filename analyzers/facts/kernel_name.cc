@@ -121,8 +121,11 @@ constexpr TypeWord kTypeWords[] = {
     {"dmma", DataType::kFp64, WordKind::kWordStart},
     {"s884", DataType::kFp32, WordKind::kWeakType},
     {"s1688", DataType::kFp32, WordKind::kWeakType},
-    {"s16816", DataType::kFp32, WordKind::kWeakType},
-    {"s161616", DataType::kFp32, WordKind::kWeakType},
+    // m16n8k16 (mma.sync) and m16n16k16 (wmma) take FP16 or BF16 operands, never FP32/TF32:
+    // alone (a name cut before its operand type, `cutlass_80_tensorop_s16816gemm...`) they
+    // leave the type unknown.
+    {"s16816", DataType::kUnknown, WordKind::kWeakType},
+    {"s161616", DataType::kUnknown, WordKind::kWeakType},
     // Block-scale factors, not element types.
     {"ue4m3", DataType::kUnknown, WordKind::kScale},
     {"ue8m0", DataType::kUnknown, WordKind::kScale},
@@ -408,8 +411,11 @@ DataType TemplateDtype(std::string_view own, TemplatePick pick) {
       // host function's parameter list or a cast of a value, e.g. `(int)4`: neither is an element type.
       // A lambda right after a host function's parameters, `launch(at::TensorIterator&)::{lambda(int)#1}`,
       // is ATen's launch lambda, whose int is the element index: its integers do not count.
+      // Nsight Systems and cu++filt print it `launch(...)::[lambda(int) (instance 1)]`.
       if (EndsWith(own, i, "lambda")) {
-        if (EndsWith(own, i - 6, ")::{")) index_lambda_end = SkipParentheses(own, i);
+        if (EndsWith(own, i - 6, ")::{") || EndsWith(own, i - 6, ")::[")) {
+          index_lambda_end = SkipParentheses(own, i);
+        }
         ++i;
       } else {
         i = SkipParentheses(own, i) + 1;

@@ -68,6 +68,9 @@ TEST(KernelName, TypeWordsInNamesAreReadLeftToRightLongestFirst) {
   EXPECT_EQ(NameDtype("volta_h884gemm_128x128_ldg8_tn"), DataType::kFp16);
   EXPECT_EQ(NameDtype("cutlass_80_tensorop_s1688gemm_64x64_16x6_nt_align4"), DataType::kFp32);  // only s1688
   EXPECT_EQ(NameDtype("cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_64x64_32x6_tn_align8"), DataType::kBf16);
+  // m16n8k16 takes FP16 or BF16 operands: a name cut before them states neither (not FP32/TF32).
+  EXPECT_EQ(NameDtype("cutlass_80_tensorop_s16816gemm..."), DataType::kUnknown);
+  EXPECT_EQ(NameDtype("cutlass_80_wmma_tensorop_s161616gemm"), DataType::kUnknown);
   EXPECT_EQ(NameDtype("cutlass3x_sm100_bstensorop_s256x192x64gemm_block_scaled_ue4m3xf4_ue4m3xf4_f32_f16_f16"),
             DataType::kFp4);  // the UE4M3 block scales are skipped
   // CUTLASS blockwise scaling: <granularity><scale type>x<element type> per operand.
@@ -124,6 +127,14 @@ TEST(KernelName, TemplateTypesSkipHostParametersIndicesPointersCastsAndByteWidth
   EXPECT_EQ(first("at::native::_scatter_gather_elementwise_kernel<128, 4, at::native::_cuda_scatter_gather_internal_"
                   "kernel<false, at::native::OpaqueType<4> >::operator()<at::native::TensorAssign>(at::TensorIterator&, "
                   "long, long, long, at::native::TensorAssign const&)::{lambda(int)#1}>"),
+            DataType::kUnknown);
+  // The same launch lambda as Nsight Systems and cu++filt print it: `::[lambda(...) (instance 1)]`.
+  EXPECT_EQ(first("at::native::index_elementwise_kernel<(int)128, (int)4, void at::native::"
+                  "gpu_index_kernel<void at::native::index_put_kernel_impl<"
+                  "at::native::OpaqueType<(int)2>>(at::TensorIterator &, c10::ArrayRef<long>, "
+                  "c10::ArrayRef<long>)::[lambda(char *, const char *, long) (instance 1)]>("
+                  "at::TensorIteratorBase &, c10::ArrayRef<long>, c10::ArrayRef<long>, const T1 &, "
+                  "bool)::[lambda(int) (instance 1)]>"),
             DataType::kUnknown);
   EXPECT_EQ(first("at::native::unrolled_elementwise_kernel<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)"
                   "::{lambda()#2}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}, "
