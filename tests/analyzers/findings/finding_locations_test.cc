@@ -87,8 +87,9 @@ TEST(KernelLocation, IsTheKernelsIntervalDeviceAndStream) {
   const Location location = KernelLocation(input, model::KernelRow(0));
   EXPECT_EQ(location.interval, (base::Interval{1'000, 3'500}));
   EXPECT_EQ(location.kind, LocationKind::kKernel);
-  EXPECT_EQ(location.device_id, model.device(model.stream(model.kernels().stream[model::KernelRow(0)]).device).device_id);
-  EXPECT_EQ(location.stream_id, model.stream(model.kernels().stream[model::KernelRow(0)]).stream_id);
+  const model::Stream& stream = model.stream(model.kernels().stream[model::KernelRow(0)]);
+  EXPECT_EQ(location.device_id, model.device(stream.device).device_id);
+  EXPECT_EQ(location.stream_id, stream.stream_id);
   EXPECT_EQ(location.label, "ampere_sgemm_128x64_nn");
 }
 
