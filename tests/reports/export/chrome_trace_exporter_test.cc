@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <gmock/gmock.h>
@@ -311,9 +312,14 @@ TEST(ChromeTraceExporter, OverlappingLocationsGetRowsBesideTheirFinding) {
 TEST(ChromeTraceExporter, LocatedFindingsOfRealTracesLieInsideTheTrace) {
   const std::string fixtures = AMPPROF_SHARED_FIXTURES_DIR;
   size_t located = 0;
+  std::set<std::string> located_ids;
   for (const char* name : {"facebookresearch__param/et_replay/tests/inputs/linear_kineto.json.gz",
                            "facebookresearch__HolisticTraceAnalysis/tests/data/critical_path/"
-                           "alexnet/benchmark_result_2869224_1695835535_trace.json.gz"}) {
+                           "alexnet/benchmark_result_2869224_1695835535_trace.json.gz",
+                           "facebookresearch__HolisticTraceAnalysis/tests/data/timeline_analysis/"
+                           "sampled_rank-0.json.gz",
+                           "facebookresearch__HolisticTraceAnalysis/tests/data/with_gpu_user_annotation/"
+                           "step_based_trace_2543932.json.gz"}) {
     const std::string path = fixtures + "/" + name;
     if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " is absent (a fresh clone)";
     model::ModelBuilder builder;
@@ -329,6 +335,7 @@ TEST(ChromeTraceExporter, LocatedFindingsOfRealTracesLieInsideTheTrace) {
     for (const analyzers::Finding& finding : findings) {
       if (finding.locations.empty()) continue;
       ++located;
+      located_ids.insert(finding.id);
       const auto slices = LocationSlices(document, finding.id);
       EXPECT_EQ(slices.size(), finding.locations.size()) << path << " " << finding.id;
       for (const ChromeEvent* slice : slices) {
@@ -338,7 +345,11 @@ TEST(ChromeTraceExporter, LocatedFindingsOfRealTracesLieInsideTheTrace) {
       }
     }
   }
-  EXPECT_GE(located, 2u) << "param's linear trace is launch-bound, HTA's AlexNet host-bound";
+  // param's linear trace is launch-bound; HTA's AlexNet host-bound; its sampled rank 0 shows exposed
+  // communication and host-bound gaps; its step-based trace launch-bound with sync stalls.
+  EXPECT_GE(located, 6u);
+  EXPECT_EQ(located_ids, (std::set<std::string>{"comm.exposed", "gpu.host_bound", "gpu.launch_bound",
+                                                "gpu.sync_stall", "amp.opportunity"}));
 }
 
 TEST(ChromeTraceExporter, WithoutStepsOrFindingsThereIsNoDiagnosisProcess) {
