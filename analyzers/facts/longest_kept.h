@@ -40,6 +40,12 @@ class LongestKept {
     std::push_heap(heap_.begin(), heap_.end(), Later);
   }
 
+  // Whether an item with `key` would be kept now: lets a caller skip building an item (a label, a
+  // demangled name) that would only be dropped. Skipping it is the caller's to count.
+  bool WouldKeep(base::DurationNs key) const {
+    return heap_.size() < capacity_ || (capacity_ > 0 && key > heap_.front().key);
+  }
+
   // Items offered but not kept.
   uint64_t left_out() const { return left_out_; }
   size_t size() const { return heap_.size(); }

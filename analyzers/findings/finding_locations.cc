@@ -47,6 +47,14 @@ void LocationList::Add(Location location) {
   kept_.Add(duration, std::move(location));
 }
 
+void LocationList::AddKernel(const AnalysisInput& input, model::KernelRow kernel) {
+  if (!kept_.WouldKeep(input.model.kernels().duration(kernel))) {
+    ++left_out_;
+    return;
+  }
+  Add(KernelLocation(input, kernel));
+}
+
 void LocationList::MoveInto(Finding& finding) && {
   finding.locations_left_out = left_out_ + kept_.left_out();
   finding.locations = std::move(kept_).Take();

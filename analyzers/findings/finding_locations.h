@@ -40,7 +40,8 @@ class LocationList {
 
   // Ranked by duration: a longer gap or kernel costs more, and is easier to find on a timeline.
   void Add(Location location);
-  void AddKernel(const AnalysisInput& input, model::KernelRow kernel) { Add(KernelLocation(input, kernel)); }
+  // A kernel; its label is made only when it is kept (analyzers offer every kernel they count).
+  void AddKernel(const AnalysisInput& input, model::KernelRow kernel);
   // Places a fact already left out (it keeps a bounded list too), to be counted with the finding's.
   void CountLeftOut(uint64_t count) { left_out_ += count; }
 

@@ -36,6 +36,16 @@ TEST(LongestKept, ATieWithTheShortestKeptDoesNotDisplaceIt) {
   EXPECT_EQ(std::move(kept).Take(), (std::vector<int>{0, 1}));
 }
 
+TEST(LongestKept, SaysWhetherItWouldKeepAKey) {
+  LongestKept<int> kept(2);
+  EXPECT_TRUE(kept.WouldKeep(0)) << "room left";
+  kept.Add(5, 0);
+  kept.Add(3, 1);
+  EXPECT_FALSE(kept.WouldKeep(3)) << "a tie with the shortest kept loses";
+  EXPECT_TRUE(kept.WouldKeep(4));
+  EXPECT_FALSE(LongestKept<int>(0).WouldKeep(9));
+}
+
 TEST(LongestKept, KeepsNothingWithNoCapacity) {
   LongestKept<int> kept(0);
   kept.Add(1, 0);
@@ -91,6 +101,22 @@ TEST(KernelLocation, IsTheKernelsIntervalDeviceAndStream) {
   EXPECT_EQ(location.device_id, model.device(stream.device).device_id);
   EXPECT_EQ(location.stream_id, stream.stream_id);
   EXPECT_EQ(location.label, "ampere_sgemm_128x64_nn");
+}
+
+TEST(LocationList, CountsTheKernelsItDoesNotKeep) {
+  model::ModelBuilder builder;
+  ampprof::testing::RecordBuilder b(builder);
+  for (int i = 0; i < 20; ++i) b.Kernel("ampere_sgemm_128x64_nn", i * 1'000, i * 1'000 + 100 + i);
+  const model::TraceModel model = std::move(builder).Build();
+  const AnalysisInput input(model);
+  LocationList list;
+  for (uint32_t i = 0; i < 20; ++i) list.AddKernel(input, model::KernelRow(i));
+  Finding finding;
+  std::move(list).MoveInto(finding);
+  ASSERT_EQ(finding.locations.size(), kMaxLocations);
+  EXPECT_EQ(finding.locations_left_out, 4u);
+  EXPECT_EQ(finding.locations.front().interval, (base::Interval{19'000, 19'119}));
+  EXPECT_EQ(finding.locations.back().interval, (base::Interval{4'000, 4'104}));
 }
 
 TEST(LocationKindKey, IsStableForScripts) {
