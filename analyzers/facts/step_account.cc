@@ -7,6 +7,7 @@
 #include "analyzers/facts/autotuning.h"
 #include "analyzers/facts/communication.h"
 #include "analyzers/facts/device_sweep.h"
+#include "analyzers/facts/longest_kept.h"
 #include "src/base/time.h"
 
 namespace ampprof::analyzers {
@@ -132,6 +133,11 @@ class Charger : public SweepVisitor {
   }
 
   void OnWork(const WorkStretch& stretch) override {
+    if (stretch.leading == WorkKind::kCommunication) {
+      ExtendExposed(stretch);
+    } else {
+      CloseExposed();
+    }
     ForEachPiece(stretch.interval, [&](size_t step, DurationNs length) {
       AccountTotals& totals = account_.per_step[step];
       switch (stretch.leading) {
@@ -153,6 +159,7 @@ class Charger : public SweepVisitor {
   }
 
   void OnGap(Interval gap, const GapVerdict& verdict, const WorkItem* ending) override {
+    CloseExposed();
     std::optional<size_t> first_step;
     Interval inside{std::max(gap.start, window_.start), std::min(gap.end, window_.end)};
     ForEachPiece(gap, [&](size_t step, DurationNs length) {
@@ -161,6 +168,7 @@ class Charger : public SweepVisitor {
     });
     if (!first_step) return;
     ++account_.gaps[verdict.cause];
+    if (verdict.cause == GapCause::kHostLaunch) launch_waits_.Add(inside.duration(), inside);
     if (verdict.cause == GapCause::kHostOther || verdict.cause == GapCause::kHostSync) {
       account_.host_gaps.push_back({inside, verdict.cause, static_cast<uint32_t>(*first_step),
                                     ending != nullptr ? ending->launch : model::ApiCallRow(), verdict.draining_call});
@@ -168,6 +176,10 @@ class Charger : public SweepVisitor {
   }
 
   void Finish() {
+    CloseExposed();
+    account_.longest_launch_waits = std::move(launch_waits_).Take();
+    account_.exposed_stretches = exposed_.size() + exposed_.left_out();
+    account_.longest_exposed = std::move(exposed_).Take();
     for (const AccountTotals& step : account_.per_step) account_.total += step;
     for (size_t i = 0; i < account_.communication.size(); ++i) {
       account_.communication[i].shortest_ns =
@@ -196,6 +208,24 @@ class Charger : public SweepVisitor {
     }
   }
 
+  // Exposed communication stretches arrive in pieces (a kernel starting or ending cuts one); the
+  // contiguous pieces are one stretch, clipped to the window.
+  void ExtendExposed(const WorkStretch& stretch) {
+    const Interval inside{std::max(stretch.interval.start, window_.start), std::min(stretch.interval.end, window_.end)};
+    if (inside.start >= inside.end) return;
+    if (open_exposed_ && open_exposed_->interval.end == inside.start) {
+      open_exposed_->interval.end = inside.end;
+      return;
+    }
+    CloseExposed();
+    open_exposed_ = ExposedStretch{inside, model::KernelRow(stretch.communication->row)};
+  }
+  void CloseExposed() {
+    if (!open_exposed_) return;
+    exposed_.Add(open_exposed_->interval.duration(), *open_exposed_);
+    open_exposed_.reset();
+  }
+
   ComputeTime& ComputeOf(const WorkItem& item) {
     const KernelClass& k = input_.ClassOf(model::KernelRow(item.row));
     const ComputeKey key{k.category, k.math, k.dtype};
@@ -221,6 +251,9 @@ class Charger : public SweepVisitor {
   std::map<ComputeKey, size_t> compute_index_;
   std::map<std::string, size_t, std::less<>> collective_index_;
   std::vector<std::vector<DurationNs>> durations_;  // per collective
+  LongestKept<Interval> launch_waits_{kLongestKept};
+  LongestKept<ExposedStretch> exposed_{kLongestKept};
+  std::optional<ExposedStretch> open_exposed_;
 };
 
 }  // namespace

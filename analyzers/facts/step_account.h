@@ -103,6 +103,16 @@ struct AccountedGap {
   model::ApiCallRow draining_call;   // kHostSync: the call that drained the queue
 };
 
+// A stretch of exposed communication: contiguous time in which only communication kernels ran.
+struct ExposedStretch {
+  base::Interval interval;
+  model::KernelRow kernel;  // the communication kernel that started first in it (its collective, stream)
+};
+
+// The account keeps this many of the longest launch waits and exposed communication stretches, for the
+// findings that point at them on a timeline (there are millions in a long trace; totals cover them all).
+inline constexpr size_t kLongestKept = 16;
+
 struct DeviceAccount {
   model::DeviceRow device;
   std::vector<base::Interval> periods;  // the measured steps' periods, in order, contiguous
@@ -114,6 +124,12 @@ struct DeviceAccount {
   std::vector<CollectiveTime> communication;  // by exposed time, largest first
   ByCause<uint64_t> gaps;                     // gaps by cause (a gap split by a step boundary counts once)
   std::vector<AccountedGap> host_gaps;        // kHostOther and kHostSync gaps, in time order
+  // The kLongestKept longest kHostLaunch gaps (clipped to the window), longest first; gaps[kHostLaunch]
+  // counts them all.
+  std::vector<base::Interval> longest_launch_waits;
+  // The kLongestKept longest exposed communication stretches, longest first, and how many there were.
+  std::vector<ExposedStretch> longest_exposed;
+  uint64_t exposed_stretches = 0;
   std::vector<base::Interval> autotuning;     // cuDNN autotuning bursts on the device (whole trace)
   uint64_t kernels = 0;                        // kernels starting in the window
 

@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include "analyzers/facts/kernel_examples.h"
+#include "analyzers/findings/finding_locations.h"
 #include "analyzers/findings/finding_support.h"
 #include "analyzers/findings/library_call_evidence.h"
 #include "analyzers/findings/op_evidence.h"
@@ -179,6 +180,7 @@ std::vector<Finding> AnalyzeAlignment(const AnalysisInput& input) {
     uint64_t unaligned_kernels = 0;
     std::map<std::pair<DataType, uint8_t>, Variant> variants;  // by type and alignment
     KernelExamples examples;
+    LocationList locations;  // the longest of those kernels
     UnalignedOps ops(input);
     for (model::KernelRow kernel : KernelsInWindow(input, gpu)) {
       const KernelClass& k = input.ClassOf(kernel);
@@ -196,6 +198,7 @@ std::vector<Finding> AnalyzeAlignment(const AnalysisInput& input) {
       ++variant.kernels;
       variant.ns += duration;
       examples.Add(model.KernelName(kernel), duration);
+      locations.AddKernel(input, kernel);
       ops.tally.Add(kernel, duration);
       ops.calls.Add(kernel, duration);
       if (const model::RangeRow op = input.ops().OpOf(kernel); op.valid()) {
@@ -242,6 +245,7 @@ std::vector<Finding> AnalyzeAlignment(const AnalysisInput& input) {
                                                 Duration("all", gpu.PerStep(tensor_core_ns))})});
     NameOps(input, gpu, ops, finding);
     finding.examples = examples.Top(kExamples);
+    std::move(locations).MoveInto(finding);
     findings.push_back(std::move(finding));
   }
   return findings;

@@ -6,6 +6,7 @@
 #include "analyzers/facts/precision.h"
 #include "analyzers/facts/throughput.h"
 #include "analyzers/findings/autocast_coverage.h"
+#include "analyzers/findings/finding_locations.h"
 #include "analyzers/findings/finding_support.h"
 #include "analyzers/findings/library_call_evidence.h"
 #include "analyzers/findings/op_evidence.h"
@@ -25,10 +26,13 @@ struct Eligible {
   DurationNs tf32_ns = 0;  // TF32 GEMMs and convolutions on Tensor Cores
   uint64_t simt_kernels = 0;
   uint64_t tf32_kernels = 0;
+  LocationList locations;  // the longest kernels that would gain: FP32 ones, and TF32 ones where TF32 gains
 };
 
 // `ops` gets the eligible kernels by the op that launched them, `calls` by the library call.
-Eligible MeasureEligible(const AnalysisInput& input, const DeviceAccount& gpu, OpTally& ops, LibraryCallTally& calls) {
+// `tf32_gains`: the GPU's TF32 Tensor Cores are slower than its FP16 ones (the saving counts TF32 time).
+Eligible MeasureEligible(const AnalysisInput& input, const DeviceAccount& gpu, bool tf32_gains, OpTally& ops,
+                         LibraryCallTally& calls) {
   // Kernel time per bucket first, then each bucket's charged share of it (concurrent kernels count once).
   std::map<ComputeKey, DurationNs> simt;
   std::map<ComputeKey, DurationNs> tf32;
@@ -43,11 +47,13 @@ Eligible MeasureEligible(const AnalysisInput& input, const DeviceAccount& gpu, O
     if (k.math == MathUnit::kCudaCore && k.dtype == DataType::kFp32) {
       simt[key] += duration;
       ++eligible.simt_kernels;
+      eligible.locations.AddKernel(input, kernel);
       ops.Add(kernel, duration);
       calls.Add(kernel, duration);
     } else if (k.math == MathUnit::kTensorCoreTf32) {
       tf32[key] += duration;
       ++eligible.tf32_kernels;
+      if (tf32_gains) eligible.locations.AddKernel(input, kernel);
       ops.Add(kernel, duration);
       calls.Add(kernel, duration);
     }
@@ -79,7 +85,7 @@ std::vector<Finding> AnalyzeAmpOpportunity(const AnalysisInput& input) {
         ExpectedSpeedup(device.compute_major, device.compute_minor, MatrixPath::kTf32TensorCores, consumer);
     OpTally ops(input);
     LibraryCallTally calls(input);
-    const Eligible eligible = MeasureEligible(input, gpu, ops, calls);
+    Eligible eligible = MeasureEligible(input, gpu, from_tf32.has_value(), ops, calls);
     const DurationNs low = SavedBySpeedup(eligible.simt_ns, from_simt->realistic) +
                            (from_tf32 ? SavedBySpeedup(eligible.tf32_ns, from_tf32->realistic) : 0);
     const DurationNs high = SavedBySpeedup(eligible.simt_ns, from_simt->peak) +
@@ -174,6 +180,7 @@ std::vector<Finding> AnalyzeAmpOpportunity(const AnalysisInput& input) {
           "scaler.step(optimizer)\n"
           "scaler.update()";
     }
+    std::move(eligible.locations).MoveInto(finding);
     findings.push_back(std::move(finding));
   }
   return findings;

@@ -5,6 +5,7 @@
 
 #include "analyzers/facts/kernel_examples.h"
 #include "analyzers/facts/precision.h"
+#include "analyzers/findings/finding_locations.h"
 #include "analyzers/findings/finding_support.h"
 
 namespace ampprof::analyzers {
@@ -41,6 +42,7 @@ std::vector<Finding> AnalyzeCasts(const AnalysisInput& input) {
     std::map<ComputeKey, base::DurationNs> cast_by_bucket;
     std::map<DataType, Group> by_type;  // by the low-precision side of the conversion
     KernelExamples examples;
+    LocationList locations;  // the longest of those kernels
     for (model::KernelRow kernel : KernelsInWindow(input, gpu)) {
       const KernelClass& k = input.ClassOf(kernel);
       if (k.category != KernelCategory::kCast) continue;
@@ -56,6 +58,7 @@ std::vector<Finding> AnalyzeCasts(const AnalysisInput& input) {
       ++group.kernels;
       group.ns += duration;
       examples.Add(model.KernelName(kernel), duration);
+      locations.AddKernel(input, kernel);
     }
     base::DurationNs cast_ns = 0;
     for (const auto& [key, ns] : cast_by_bucket) cast_ns += ChargedTime(gpu, key, ns);
@@ -97,6 +100,7 @@ std::vector<Finding> AnalyzeCasts(const AnalysisInput& input) {
     finding.evidence.push_back(
         {"bytes cast", Statement("not in the trace (kernel records carry no tensor sizes)")});
     finding.examples = examples.Top(kExamples);
+    std::move(locations).MoveInto(finding);
     findings.push_back(std::move(finding));
   }
   return findings;

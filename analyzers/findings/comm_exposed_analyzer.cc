@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "analyzers/facts/communication.h"
+#include "analyzers/findings/finding_locations.h"
 #include "analyzers/findings/finding_support.h"
 
 namespace ampprof::analyzers {
@@ -84,6 +86,15 @@ std::vector<Finding> AnalyzeCommunication(const AnalysisInput& input) {
           "with model.no_sync():          # on gradient-accumulation steps\n"
           "    loss.backward()";
     }
+    // The longest stretches with only communication running, named by the collective that led them.
+    LocationList locations;
+    for (const ExposedStretch& stretch : gpu.longest_exposed) {
+      const model::Stream& stream = input.model.stream(input.model.kernels().stream[stretch.kernel]);
+      locations.Add({stretch.interval, LocationKind::kCommunication, finding.device_id, stream.stream_id,
+                     std::string(CollectiveOf(input.model.KernelName(stretch.kernel))) + " exposed"});
+    }
+    locations.CountLeftOut(gpu.exposed_stretches - gpu.longest_exposed.size());
+    std::move(locations).MoveInto(finding);
     findings.push_back(std::move(finding));
   }
   return findings;

@@ -89,6 +89,31 @@ struct Saving {
   bool is_range() const { return low_ns != ns; }
 };
 
+// What a Location points at on the timeline.
+enum class LocationKind : uint8_t {
+  kIdleGap,        // the GPU idle, for another reason than the ones below (the host busy with other work)
+  kLaunchWait,     // the GPU idle, waiting for the host to launch the next kernel
+  kHostSync,       // the GPU idle after a host synchronisation drained its queue
+  kKernel,         // one kernel
+  kCommunication,  // a stretch of communication kernels that no compute hides
+  kStep,           // a training step
+  kAutotuning,     // a burst of cuDNN algorithm trials
+};
+
+// A place in the trace that a finding is about: an interval in the trace's clock (the model's
+// nanoseconds, as the exports write them), what it is, and where. Views draw findings there rather
+// than over the whole analysed window.
+struct Location {
+  base::Interval interval;  // [start, end)
+  LocationKind kind = LocationKind::kKernel;
+  int64_t device_id = -1;  // the GPU (the trace's id), or -1 when not on one GPU
+  int64_t stream_id = -1;  // the CUDA stream, or -1 when not on one stream (idle gaps, steps)
+  std::string label;       // a short name: the kernel's, "after cudaStreamSynchronize", "step 3"
+};
+
+// A finding keeps this many locations, the most telling (the longest) first; the rest are counted.
+inline constexpr size_t kMaxLocations = 16;
+
 struct Finding {
   std::string id;  // a catalog id
   Severity severity = Severity::kWarning;
@@ -101,6 +126,10 @@ struct Finding {
   // analyzer leaves them empty, the report assembly fills the page's first "How to fix it" sentence.
   std::string fix;
   std::string fix_code;
+  // Where in the trace it shows (finding_locations.h), longest first, at most kMaxLocations; empty for
+  // findings about the run as a whole. `locations_left_out` counts the places not kept.
+  std::vector<Location> locations;
+  uint64_t locations_left_out = 0;
 };
 
 }  // namespace ampprof::analyzers

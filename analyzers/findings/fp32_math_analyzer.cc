@@ -8,6 +8,7 @@
 #include "analyzers/facts/precision.h"
 #include "analyzers/facts/throughput.h"
 #include "analyzers/findings/autocast_coverage.h"
+#include "analyzers/findings/finding_locations.h"
 #include "analyzers/findings/finding_support.h"
 #include "analyzers/findings/library_call_evidence.h"
 #include "analyzers/findings/op_evidence.h"
@@ -31,6 +32,7 @@ struct CudaCoreTime {
   DurationNs convolution_ns = 0;
   DurationNs grouped_ns = 0;  // left to conv.grouped_fallback
   KernelExamples examples;
+  LocationList locations;  // the longest of those kernels
 };
 
 // "GEMMs", "convolutions" or "GEMMs and convolutions", by what was counted.
@@ -71,6 +73,7 @@ std::vector<Finding> AnalyzeFp32Math(const AnalysisInput& input) {
       (gemm ? counted.gemm_kernels : counted.convolution_kernels) += 1;
       (gemm ? counted.gemm_ns : counted.convolution_ns) += duration;
       counted.examples.Add(model.KernelName(kernel), duration);
+      counted.locations.AddKernel(input, kernel);
       ops.Add(kernel, duration);
       calls.Add(kernel, duration);
     }
@@ -134,6 +137,7 @@ std::vector<Finding> AnalyzeFp32Math(const AnalysisInput& input) {
       finding.evidence.push_back(std::move(call));
     }
     finding.examples = counted.examples.Top(kExamples);
+    std::move(counted.locations).MoveInto(finding);
     if (input.run_kind().kind == RunKind::kInference) {
       finding.fix = "Put these ops under autocast (the whole forward pass, not only part of the model), make GEMM "
                     "dimensions multiples of 8, and let the FP32 ones that remain use TF32.";

@@ -6,6 +6,7 @@
 
 #include "analyzers/facts/kernel_examples.h"
 #include "analyzers/facts/precision.h"
+#include "analyzers/findings/finding_locations.h"
 #include "analyzers/findings/finding_support.h"
 #include "analyzers/findings/library_call_evidence.h"
 #include "analyzers/findings/op_evidence.h"
@@ -44,6 +45,7 @@ std::vector<Finding> AnalyzeGroupedConvolutions(const AnalysisInput& input) {
     uint64_t other_grouped_kernels = 0;
     std::map<std::pair<KernelLibrary, DataType>, Group> by_library_and_type;
     KernelExamples examples;
+    LocationList locations;  // the longest of those kernels
     OpTally ops(input);  // the convolution ops (with their shapes: groups and channels) that fell back
     LibraryCallTally calls(input);  // the cuDNN calls behind them (groups and channels as cuDNN saw them)
     for (model::KernelRow kernel : KernelsInWindow(input, gpu)) {
@@ -61,6 +63,7 @@ std::vector<Finding> AnalyzeGroupedConvolutions(const AnalysisInput& input) {
       ++group.kernels;
       group.ns += duration;
       examples.Add(model.KernelName(kernel), duration);
+      locations.AddKernel(input, kernel);
       ops.Add(kernel, duration);
       calls.Add(kernel, duration);
     }
@@ -101,6 +104,7 @@ std::vector<Finding> AnalyzeGroupedConvolutions(const AnalysisInput& input) {
     for (Evidence& op : OpEvidence(input, gpu, ops, kExamples)) finding.evidence.push_back(std::move(op));
     for (Evidence& call : LibraryCallEvidence(input, gpu, calls, kExamples)) finding.evidence.push_back(std::move(call));
     finding.examples = examples.Top(kExamples);
+    std::move(locations).MoveInto(finding);
     findings.push_back(std::move(finding));
   }
   return findings;

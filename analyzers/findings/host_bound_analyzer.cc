@@ -3,6 +3,7 @@
 #include <string>
 
 #include "analyzers/facts/host_activity.h"
+#include "analyzers/findings/finding_locations.h"
 #include "analyzers/findings/finding_support.h"
 
 namespace ampprof::analyzers {
@@ -119,6 +120,11 @@ std::vector<Finding> AnalyzeHostBound(const AnalysisInput& input) {
     const Fix fix = FixFor(fix_kind);
     finding.fix = fix.sentence;
     finding.fix_code = fix.code;
+    LocationList locations;
+    for (const AccountedGap& gap : host_busy) {
+      locations.Add({gap.interval, LocationKind::kIdleGap, finding.device_id, -1, "host busy with other work"});
+    }
+    std::move(locations).MoveInto(finding);
     findings.push_back(std::move(finding));
   }
   return findings;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analyzers/findings/finding_locations.h"
 #include "analyzers/findings/finding_support.h"
 
 namespace ampprof::analyzers {
@@ -117,6 +118,13 @@ std::vector<Finding> AnalyzeLaunchBound(const AnalysisInput& input) {
                                             {Duration("idle", gpu.total.idle[other]), Count("gaps", gpu.gaps[other]),
                                              Fraction("share", gpu.Share(gpu.total.idle[other]))})});
     }
+    // The longest waits, which the account kept: where a timeline shows the GPU starved.
+    LocationList locations;
+    for (const base::Interval& wait : gpu.longest_launch_waits) {
+      locations.Add({wait, LocationKind::kLaunchWait, finding.device_id, -1, "waiting for the host to launch"});
+    }
+    locations.CountLeftOut(gpu.gaps[GapCause::kHostLaunch] - gpu.longest_launch_waits.size());
+    std::move(locations).MoveInto(finding);
     findings.push_back(std::move(finding));
   }
   return findings;

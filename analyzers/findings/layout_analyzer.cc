@@ -1,6 +1,7 @@
 #include "analyzers/findings/layout_analyzer.h"
 
 #include "analyzers/facts/kernel_examples.h"
+#include "analyzers/findings/finding_locations.h"
 #include "analyzers/findings/finding_support.h"
 #include "analyzers/findings/library_call_evidence.h"
 #include "analyzers/findings/op_evidence.h"
@@ -39,6 +40,7 @@ std::vector<Finding> AnalyzeLayout(const AnalysisInput& input) {
     uint64_t conversions = 0;
     uint64_t convolutions = 0;
     KernelExamples examples;
+    LocationList locations;  // the longest conversion kernels
     // cuDNN launches its conversions from inside the convolution op that needs them, so the ops of the
     // conversion kernels are the convolutions surrounded by conversions.
     OpTally ops(input);
@@ -48,6 +50,7 @@ std::vector<Finding> AnalyzeLayout(const AnalysisInput& input) {
       if (category == KernelCategory::kLayoutTransform) {
         ++conversions;
         examples.Add(model.KernelName(kernel), model.kernels().duration(kernel));
+        locations.AddKernel(input, kernel);
         ops.Add(kernel, model.kernels().duration(kernel));
       } else if (category == KernelCategory::kConvolution) {
         ++convolutions;
@@ -82,6 +85,7 @@ std::vector<Finding> AnalyzeLayout(const AnalysisInput& input) {
       finding.evidence.push_back(std::move(call));
     }
     finding.examples = examples.Top(kExamples);
+    std::move(locations).MoveInto(finding);
     findings.push_back(std::move(finding));
   }
   return findings;

@@ -6,6 +6,7 @@
 
 #include "analyzers/facts/precision.h"
 #include "analyzers/facts/steps.h"
+#include "analyzers/findings/finding_locations.h"
 #include "analyzers/findings/finding_support.h"
 
 namespace ampprof::analyzers {
@@ -43,6 +44,7 @@ struct Doubled {
   DurationNs repeated_ns = 0;  // GPU time of the second runs
   std::string how;             // what was seen, for the evidence
   std::string example;
+  std::vector<size_t> doubled_steps;  // the steps (indices into Steps::intervals) with two passes
 };
 
 // Optimizer.step ranges (torch's Optimizer.step#<class>.step or the shim's optimizer.step): two of one label
@@ -97,7 +99,10 @@ std::optional<Doubled> FromRanges(const AnalysisInput& input, const Steps& steps
         for (auto it = second.first; it != second.second; ++it) doubled.repeated_ns += model.kernels().duration(it->second);
       }
     }
-    if (found) ++doubled.steps_doubled;
+    if (found) {
+      ++doubled.steps_doubled;
+      doubled.doubled_steps.push_back(index);
+    }
   }
   return doubled;
 }
@@ -127,6 +132,7 @@ Doubled FromKernels(const AnalysisInput& input, const Steps& steps) {
       continue;
     }
     ++doubled.steps_doubled;
+    doubled.doubled_steps.push_back(step);
     for (size_t k = half; k < kernels_per_step[step].size(); ++k) {
       doubled.repeated_ns += model.kernels().duration(kernels_per_step[step][k]);
     }
@@ -167,6 +173,13 @@ std::vector<Finding> AnalyzeOptimizerSteps(const AnalysisInput& input) {
                                                                            Count("steps", doubled->steps_examined)})});
   finding.evidence.push_back({"GPU time of the second passes", Statement("{time}", {Duration("time", doubled->repeated_ns)})});
   if (!doubled->example.empty()) finding.examples.push_back(doubled->example);
+  LocationList locations;  // the steps that ran the optimizer twice
+  const int64_t device_id = input.account().Primary() != nullptr ? DeviceIdOf(input, *input.account().Primary()) : -1;
+  for (const size_t step : doubled->doubled_steps) {
+    locations.Add({steps->intervals[step], LocationKind::kStep, device_id, -1,
+                   "step " + std::to_string(step) + ": the optimizer ran twice"});
+  }
+  std::move(locations).MoveInto(finding);
   findings.push_back(std::move(finding));
   return findings;
 }

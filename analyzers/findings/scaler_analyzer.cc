@@ -8,6 +8,7 @@
 #include "analyzers/facts/idle_gaps.h"
 #include "analyzers/facts/step_account.h"
 #include "analyzers/facts/steps.h"
+#include "analyzers/findings/finding_locations.h"
 #include "analyzers/findings/finding_support.h"
 
 namespace ampprof::analyzers {
@@ -38,6 +39,7 @@ struct ScalerCost {
   DurationNs gpu_idle_ns = 0;      // idle gaps those waits caused (idle_gaps.h: kHostSync)
   bool fused_optimizer = false;
   std::unordered_set<uint32_t> sync_calls;  // API call rows of the copies and their waits
+  LocationList locations;                   // the longest GradScaler kernels and idle gaps after found_inf
 };
 
 // Host time blocked by the found_inf read that starts with `copy_call`: the call itself (blocking when
@@ -69,6 +71,7 @@ ScalerCost MeasureScaler(const AnalysisInput& input, const DeviceAccount& gpu) {
     const KernelCategory category = input.ClassOf(kernel).category;
     if (category == KernelCategory::kOptimizer && IsFusedOptimizer(model.KernelName(kernel))) cost.fused_optimizer = true;
     if (category != KernelCategory::kGradScaler) continue;
+    cost.locations.AddKernel(input, kernel);
     if (IsScaleUpdate(model.KernelName(kernel))) {
       ++cost.update_kernels;
       cost.update_ns += kernels.duration(kernel);
@@ -109,6 +112,8 @@ ScalerCost MeasureScaler(const AnalysisInput& input, const DeviceAccount& gpu) {
   for (const AccountedGap& gap : gpu.host_gaps) {
     if (gap.cause == GapCause::kHostSync && gap.draining_call.valid() && cost.sync_calls.contains(gap.draining_call.value)) {
       cost.gpu_idle_ns += gap.interval.duration();
+      cost.locations.Add({gap.interval, LocationKind::kHostSync, model.device(device).device_id, -1,
+                          "after the found_inf read"});
     }
   }
   return cost;
@@ -121,7 +126,7 @@ std::vector<Finding> AnalyzeGradScaler(const AnalysisInput& input) {
   // Per-step cost needs steps; a GradScaler run always has them (one scale update per step).
   if (input.account().basis != AccountBasis::kMeasuredSteps) return findings;
   for (const DeviceAccount& gpu : input.account().devices) {
-    const ScalerCost cost = MeasureScaler(input, gpu);
+    ScalerCost cost = MeasureScaler(input, gpu);
     if (cost.unscale_kernels + cost.update_kernels == 0) continue;
     const DurationNs kernels_ns = ChargedWhere(gpu, [](const ComputeKey& key) { return key.category == KernelCategory::kGradScaler; });
     const DurationNs total = kernels_ns + cost.gpu_idle_ns;
@@ -158,6 +163,7 @@ std::vector<Finding> AnalyzeGradScaler(const AnalysisInput& input) {
                                                                  : "none recorded (no device-to-host copies of 8 bytes or "
                                                                    "less after the unscale)")});
     }
+    std::move(cost.locations).MoveInto(finding);
     findings.push_back(std::move(finding));
   }
   return findings;

@@ -4,6 +4,7 @@
 #include <map>
 #include <string>
 
+#include "analyzers/findings/finding_locations.h"
 #include "analyzers/findings/finding_support.h"
 #include "src/model/queries.h"
 
@@ -34,8 +35,15 @@ std::vector<Finding> AnalyzeSyncStall(const AnalysisInput& input) {
     // Which calls drained the queue, and from which op (tensor.item() shows up as aten::item).
     std::map<std::string, Origin> by_origin;
     uint64_t syncs = 0;
+    // The gaps the syncs left, each named by its sync: the idle time is where the cost is.
+    LocationList locations;
+    const int64_t device_id = DeviceIdOf(input, gpu);
     for (const AccountedGap& gap : gpu.host_gaps) {
-      if (gap.cause != GapCause::kHostSync || !gap.draining_call.valid()) continue;
+      if (gap.cause != GapCause::kHostSync) continue;
+      if (!gap.draining_call.valid()) {
+        locations.Add({gap.interval, LocationKind::kHostSync, device_id, -1, "after a host synchronisation"});
+        continue;
+      }
       ++syncs;
       const model::ApiCallRow call = gap.draining_call;
       const model::RangeRow op =
@@ -45,6 +53,7 @@ std::vector<Finding> AnalyzeSyncStall(const AnalysisInput& input) {
       Origin& entry = by_origin[origin];
       ++entry.count;
       entry.idle += gap.interval.duration();
+      locations.Add({gap.interval, LocationKind::kHostSync, device_id, -1, "after " + origin});
     }
     std::vector<std::pair<std::string, Origin>> origins(by_origin.begin(), by_origin.end());
     std::stable_sort(origins.begin(), origins.end(), [](const auto& a, const auto& b) { return a.second.idle > b.second.idle; });
@@ -75,6 +84,7 @@ std::vector<Finding> AnalyzeSyncStall(const AnalysisInput& input) {
     for (size_t i = 0; i < origins.size() && i < kExamples; ++i) {
       finding.examples.push_back(origins[i].first + ": " + std::to_string(origins[i].second.count) + " times");
     }
+    std::move(locations).MoveInto(finding);
     findings.push_back(std::move(finding));
   }
   return findings;

@@ -8,6 +8,7 @@
 #include "analyzers/facts/steps.h"
 #include "analyzers/facts/autotuning.h"
 #include "analyzers/facts/step_account.h"
+#include "analyzers/findings/finding_locations.h"
 #include "analyzers/findings/finding_support.h"
 
 namespace ampprof::analyzers {
@@ -87,12 +88,14 @@ struct Autotuning {
   size_t bursts = 0;
   size_t inside_window = 0;   // bursts that start inside the account's window
   DurationNs span_ns = 0;     // first trial start to last trial end, summed over bursts
+  LocationList locations;     // the bursts
 };
 
 Autotuning CountAutotuning(const StepAccount& account, const AnalysisInput& input) {
   Autotuning autotuning;
   for (const DeviceAccount& gpu : account.devices) {
     for (const base::Interval& burst : gpu.autotuning) {
+      autotuning.locations.Add({burst, LocationKind::kAutotuning, DeviceIdOf(input, gpu), -1, "cuDNN autotuning"});
       ++autotuning.bursts;
       autotuning.span_ns += burst.duration();
       if (gpu.window().Contains(burst.start)) ++autotuning.inside_window;
@@ -101,6 +104,8 @@ Autotuning CountAutotuning(const StepAccount& account, const AnalysisInput& inpu
   if (account.devices.empty()) {  // all warm-up: the bursts are not in any account
     for (uint32_t i = 0; i < input.model.devices().size(); ++i) {
       for (const base::Interval& burst : FindAutotuning(input, model::DeviceRow(i))) {
+        autotuning.locations.Add({burst, LocationKind::kAutotuning, input.model.device(model::DeviceRow(i)).device_id,
+                                  -1, "cuDNN autotuning"});
         ++autotuning.bursts;
         autotuning.span_ns += burst.duration();
       }
@@ -117,7 +122,7 @@ Statement AutotuningStatement(const Autotuning& autotuning) {
 // Without steps: the trace's autotuning, left out of the analysis (a leading burst) or inside it.
 std::optional<Finding> AutotuningWithoutSteps(const AnalysisInput& input) {
   const StepAccount& account = input.account();
-  const Autotuning autotuning = CountAutotuning(account, input);
+  Autotuning autotuning = CountAutotuning(account, input);
   if (autotuning.bursts == 0) return std::nullopt;
   Finding finding;
   finding.id = "bench.warmup_in_window";
@@ -145,6 +150,7 @@ std::optional<Finding> AutotuningWithoutSteps(const AnalysisInput& input) {
   finding.evidence.push_back(
       {"how it was recognised", Statement("convolution kernels of distinct algorithms, each followed by a host "
                                           "synchronisation and most never run again")});
+  std::move(autotuning.locations).MoveInto(finding);
   return finding;
 }
 
@@ -157,7 +163,7 @@ std::vector<Finding> AnalyzeWarmup(const AnalysisInput& input) {
     if (auto finding = AutotuningWithoutSteps(input)) findings.push_back(std::move(*finding));
     return findings;
   }
-  const Autotuning autotuning = CountAutotuning(input.account(), input);
+  Autotuning autotuning = CountAutotuning(input.account(), input);
   if (!steps || steps->warmup == 0 || steps->measured().size() < kMinSteps) {
     if (autotuning.inside_window > 0) {
       Finding finding;
@@ -169,6 +175,7 @@ std::vector<Finding> AnalyzeWarmup(const AnalysisInput& input) {
       finding.evidence.push_back({"autotuning", AutotuningStatement(autotuning)});
       finding.fix = "Keep input shapes fixed (pad or bucket them), or set torch.backends.cudnn.benchmark = False when "
                     "shapes vary.";
+      std::move(autotuning.locations).MoveInto(finding);
       findings.push_back(std::move(finding));
     }
     return findings;
@@ -246,6 +253,13 @@ std::vector<Finding> AnalyzeWarmup(const AnalysisInput& input) {
                                                                          Duration("time", only_ns)})});
     for (size_t i = 0; i < only.size() && i < kExamples; ++i) finding.examples.emplace_back(only[i].first);
   }
+  // The warm-up steps themselves: what a benchmark should leave out.
+  LocationList locations;
+  for (size_t i = 0; i < gpu->warmup_periods.size(); ++i) {
+    locations.Add({gpu->warmup_periods[i], LocationKind::kStep, finding.device_id, -1,
+                   "warm-up step " + std::to_string(i)});
+  }
+  std::move(locations).MoveInto(finding);
   findings.push_back(std::move(finding));
   return findings;
 }

@@ -10,8 +10,10 @@
 // Tracks (pid and tid are what both viewers group rows by; docs/formats/chrome-trace.md has every
 // mapping):
 //   ampprof diagnosis  pid 1000000000, listed first: tid 1 the training steps, then one tid per
-//   finding,
-//                      each finding a range over the analysed window with its verdict and evidence
+//                      finding, with a slice at each of its locations (the gaps, syncs, kernels or
+//                      steps it is about); a finding without locations is one range over the
+//                      analysed window with its verdict and evidence. Overlapping locations take
+//                      extra tids after all findings'.
 //   each CPU thread    the trace's own pid and tid: CUDA API calls, NVTX ranges, framework ops,
 //   marks each GPU           pid 1000000001 + n ("GPU 0: NVIDIA H100 ..."), tid = the CUDA stream
 //   id:

@@ -64,6 +64,32 @@ std::string StepLabel(const StepRange& step) {
                      : fmt::format("step {}", step.number);
 }
 
+std::string LocationLabel(const analyzers::Finding& finding, const analyzers::Location& location) {
+  return fmt::format("{}: {}", finding.id, location.label);
+}
+
+std::vector<std::vector<const analyzers::Location*>> LocationLanes(
+    const analyzers::Finding& finding) {
+  std::vector<const analyzers::Location*> by_start;
+  for (const analyzers::Location& location : finding.locations) by_start.push_back(&location);
+  std::stable_sort(by_start.begin(), by_start.end(), [](const auto* a, const auto* b) {
+    return a->interval.start != b->interval.start ? a->interval.start < b->interval.start
+                                                  : a->interval.end < b->interval.end;
+  });
+  std::vector<std::vector<const analyzers::Location*>> lanes;
+  for (const analyzers::Location* location : by_start) {
+    auto lane = std::find_if(lanes.begin(), lanes.end(), [&](const auto& row) {
+      return row.back()->interval.end <= location->interval.start;
+    });
+    if (lane == lanes.end()) {
+      lanes.emplace_back();
+      lane = std::prev(lanes.end());
+    }
+    lane->push_back(location);
+  }
+  return lanes;
+}
+
 std::string FindingLabel(const analyzers::Finding& finding) {
   return fmt::format("{} {}: {}", analyzers::SeverityName(finding.severity), finding.id,
                      RenderStatement(finding.verdict));

@@ -1,15 +1,19 @@
 #ifndef AMPPROF_REPORTS_EXPORT_DIAGNOSIS_TIMELINE_H_
 #define AMPPROF_REPORTS_EXPORT_DIAGNOSIS_TIMELINE_H_
 
-// Where ampprof's diagnosis goes on a timeline. Both exports draw the same things, so that Perfetto
-// and Nsight Systems show one diagnosis: each training step as a range (warm-up steps marked), and
-// each finding as a range over the window the analysis measured. Findings describe the whole run,
-// not one instant, so the window is their honest place in time.
+// Where ampprof's diagnosis goes on a timeline: each training step as a range (warm-up steps
+// marked), and each finding at its locations (the gaps, syncs, kernels or steps it is about,
+// analyzers/findings/finding_locations.h), or, for a finding about the run as a whole, as a range
+// over the window the analysis measured: without a place of its own, the window is its honest place
+// in time.
 //
 //   const DiagnosisTimeline timeline = PlanDiagnosis(input);
 //   for (const StepRange& step : timeline.steps) Draw(step.interval, StepLabel(step));
-//   for (const analyzers::Finding& finding : input.findings) Draw(timeline.window,
-//   FindingLabel(finding));
+//   for (const analyzers::Finding& finding : input.findings) {
+//     if (finding.locations.empty()) Draw(timeline.window, FindingLabel(finding));
+//     for (const auto& lane : LocationLanes(finding))
+//       for (const analyzers::Location* at : lane) Draw(at->interval, LocationLabel(finding, *at));
+//   }
 
 #include <cstdint>
 #include <string>
@@ -52,6 +56,16 @@ std::string StepLabel(const StepRange& step);
 
 // "warning gpu.launch_bound: GPU 0 is idle 29.1% of the time ...": severity, id and verdict.
 std::string FindingLabel(const analyzers::Finding& finding);
+
+// "gpu.sync_stall: after cudaStreamSynchronize in aten::item": the finding's id and the
+// location's label.
+std::string LocationLabel(const analyzers::Finding& finding, const analyzers::Location& location);
+
+// The finding's locations in rows whose ranges never overlap, each row in time order: a timeline
+// draws a row as one track, and the Trace Event Format's slices on one track must nest (kernels of
+// one finding on concurrent streams overlap). Greedy by start time, so the first row takes most.
+std::vector<std::vector<const analyzers::Location*>> LocationLanes(
+    const analyzers::Finding& finding);
 
 }  // namespace ampprof::reports
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "analyzers/findings/finding_catalog.h"
+#include "analyzers/findings/finding_locations.h"
 #include "analyzers/report/verdict.h"
 #include "analyzers/report/workload_outcome.h"
 #include "reports/common/statement_text.h"
@@ -69,6 +70,25 @@ void WriteVerdict(JsonWriter& json, const Report& report) {
   json.Field("text", verdict.text).EndObject();
 }
 
+// Where the finding shows in the trace, in the trace's clock (nanoseconds, as the trace records
+// them).
+void WriteLocations(JsonWriter& json, const analyzers::Finding& finding) {
+  json.Key("locations").BeginArray();
+  for (const analyzers::Location& location : finding.locations) {
+    json.BeginObject()
+        .Field("start_ns", location.interval.start)
+        .Field("end_ns", location.interval.end)
+        .Field("kind", analyzers::LocationKindKey(location.kind));
+    json.Key("device");
+    location.device_id >= 0 ? json.Int(location.device_id) : json.Null();
+    json.Key("stream");
+    location.stream_id >= 0 ? json.Int(location.stream_id) : json.Null();
+    json.Field("label", location.label).EndObject();
+  }
+  json.EndArray();
+  json.Field("locations_left_out", finding.locations_left_out);
+}
+
 void WriteFindings(JsonWriter& json, const Report& report) {
   json.Key("findings").BeginArray();
   for (const analyzers::Finding& finding : report.findings) {
@@ -92,6 +112,7 @@ void WriteFindings(JsonWriter& json, const Report& report) {
     WriteOptionalString(json, "fix", finding.fix);
     WriteOptionalString(json, "fix_code", finding.fix_code);
     json.Field("explain", fmt::format("ampprof explain {}", finding.id));
+    WriteLocations(json, finding);
     json.EndObject();
   }
   json.EndArray();

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "analyzers/findings/finding_locations.h"
 #include "analyzers/findings/optimizer_analyzer.h"
 #include "analyzers/findings/scaler_analyzer.h"
 #include "analyzers/findings/warmup_analyzer.h"
@@ -126,6 +127,22 @@ TEST(GradScalerAnalyzer, ChargesKernelsAndTheFoundInfSyncToTheStep) {
   EXPECT_NE(syncs.find("GPU idle 36.0 us per step"), std::string::npos) << syncs;
   // The saving is the scaler's kernels and the idle after its sync, per step.
   EXPECT_EQ(finding.saving.ns, 23'000 + 36'000);
+  // Located at the longest of those: the ten 36 us gaps after the syncs, then six of the 20 us unscale
+  // kernels; the other four and the ten 3 us updates are counted.
+  ASSERT_EQ(finding.locations.size(), kMaxLocations);
+  EXPECT_EQ(finding.locations_left_out, 14u);
+  for (size_t i = 0; i < finding.locations.size(); ++i) {
+    const Location& location = finding.locations[i];
+    if (i < 10) {
+      EXPECT_EQ(location.kind, LocationKind::kHostSync) << i;
+      EXPECT_EQ(location.label, "after the found_inf read");
+      EXPECT_EQ(location.interval.duration(), 36'000);
+    } else {
+      EXPECT_EQ(location.kind, LocationKind::kKernel) << i;
+      EXPECT_EQ(location.label, KernelLabel(kUnscale));
+      EXPECT_EQ(location.interval.duration(), 20'000);
+    }
+  }
 }
 
 TEST(GradScalerAnalyzer, QuietWhenTheScalerIsCheapAgainstTheStep) {
@@ -158,6 +175,15 @@ TEST(OptimizerAnalyzer, FlagsTheDoubleStepFromKernels) {
   EXPECT_EQ(EvidenceText(findings[0], "seen in"), "optimizer kernels per step");
   EXPECT_EQ(EvidenceText(findings[0], "steps with two identical optimizer passes"), "10 of 10 measured");
   EXPECT_EQ(findings[0].saving.ns, 30'000);
+  // Located at the steps that ran it twice: all ten.
+  const Steps& steps = *loop.input().steps();
+  ASSERT_EQ(findings[0].locations.size(), 10u);
+  for (const Location& location : findings[0].locations) {
+    EXPECT_EQ(location.kind, LocationKind::kStep);
+    const size_t step = std::stoul(location.label.substr(5));  // "step N: the optimizer ran twice"
+    EXPECT_EQ(location.label, "step " + std::to_string(step) + ": the optimizer ran twice");
+    EXPECT_EQ(location.interval, steps.intervals.at(step));
+  }
 }
 
 TEST(OptimizerAnalyzer, FlagsTheDoubleStepFromRanges) {
@@ -204,6 +230,12 @@ TEST(WarmupAnalyzer, FlagsASlowFirstStepInTheWindow) {
   EXPECT_EQ(Text(findings[0].verdict).substr(0, 35), "The first 1 of 10 steps are warm-up")
       << Text(findings[0].verdict);
   EXPECT_TRUE(findings[0].saving.none()) << "warm-up distorts a measurement; it costs no step time";
+  // Located at the warm-up step, as the account timed it.
+  ASSERT_EQ(findings[0].locations.size(), 1u);
+  EXPECT_EQ(findings[0].locations[0].kind, LocationKind::kStep);
+  EXPECT_EQ(findings[0].locations[0].label, "warm-up step 0");
+  EXPECT_EQ(findings[0].locations[0].interval, loop.input().account().Primary()->warmup_periods.at(0));
+  EXPECT_GE(findings[0].locations[0].interval.duration(), 50'000'000);
 }
 
 // The first step of a window opened at cudaProfilerStart pays CUPTI's enabling (docs/validation/h100.md):

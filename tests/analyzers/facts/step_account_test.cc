@@ -102,6 +102,12 @@ TEST(StepAccount, ChargesEachInstantToOneBucket) {
   EXPECT_EQ(gpu.compute[0].kernel_ns, 400);
   ASSERT_EQ(gpu.communication.size(), 1u);
   EXPECT_EQ(gpu.communication[0].collective, "AllReduce");
+  // The exposed stretch, kept for comm.exposed to point at: one, with the all-reduce that ran in it.
+  EXPECT_EQ(gpu.exposed_stretches, 1u);
+  ASSERT_EQ(gpu.longest_exposed.size(), 1u);
+  EXPECT_EQ(gpu.longest_exposed[0].interval, (base::Interval{400, 600}));
+  EXPECT_EQ(built.model.KernelName(gpu.longest_exposed[0].kernel), kAllReduce);
+  EXPECT_TRUE(gpu.longest_launch_waits.empty()) << "no launch calls: no launch waits";
   ExpectTheBucketsTile(built.account());
 }
 

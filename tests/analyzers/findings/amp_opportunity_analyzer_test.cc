@@ -38,6 +38,21 @@ TEST(AmpOpportunity, PricesFp32GemmsOnAnAmpereGpu) {
   EXPECT_EQ(finding.fix_code.find("GradScaler"), std::string::npos);
 }
 
+TEST(AmpOpportunity, LocatesTheKernelsThatWouldMove) {
+  // Laid end to end from 0: two FP32 GEMMs [0, 300) and [300, 600), then the fill.
+  const SyntheticRun run = BuildRun({{kFp32SimtGemm, 300, 2}, {kFill, 400}}, {kA100});
+  const std::vector<Finding> findings = AnalyzeAmpOpportunity(run.input());
+  ASSERT_EQ(findings.size(), 1u);
+  const std::vector<Location>& locations = findings[0].locations;
+  ASSERT_EQ(locations.size(), 2u);
+  EXPECT_EQ(locations[0].interval, (base::Interval{0, 300}));
+  EXPECT_EQ(locations[1].interval, (base::Interval{300, 600}));
+  EXPECT_EQ(locations[0].kind, LocationKind::kKernel);
+  EXPECT_EQ(locations[0].label, std::string(kFp32SimtGemm));
+  EXPECT_EQ(locations[0].stream_id, 7);
+  EXPECT_EQ(findings[0].locations_left_out, 0u);
+}
+
 TEST(AmpOpportunity, AVoltaRunGetsFp16WithAGradScaler) {
   const std::vector<Finding> findings = Analyze({{kFp32SimtConvolution, 500}, {kFill, 500}}, {kV100});
   ASSERT_EQ(findings.size(), 1u);

@@ -82,6 +82,42 @@ TEST(LaunchBound, FlagsALaunchBoundLoop) {
             "the run would take 200 us instead of 992 us, up to 4.96x faster");
 }
 
+TEST(LaunchBound, LocatesTheLongestLaunchWaitsBetweenTheKernels) {
+  // As LaunchBoundLoop, but the host pauses longer before every tenth launch: those waits are longest.
+  model::ModelBuilder builder;
+  RecordBuilder b(builder);
+  base::TimeNs t = 0;
+  for (int i = 0; i < 100; ++i) {
+    if (i % 10 == 0 && i > 0) t += 5'000 * (i / 10);  // 5 us more before kernel 10, 10 us before 20, ...
+    b.Launch(kRelu, {t, t + 8'000}, {t + 7'000, t + 9'000});
+    t += 10'000;
+  }
+  const Analyzed analyzed = Analyze(std::move(builder));
+  const Finding* finding = FindId(analyzed.findings, "gpu.launch_bound");
+  ASSERT_NE(finding, nullptr);
+  ASSERT_EQ(finding->locations.size(), kMaxLocations);
+  EXPECT_EQ(finding->locations_left_out, 99 - kMaxLocations) << "99 gaps, all launch waits";
+  const model::KernelTable& kernels = analyzed.model.kernels();
+  // The nine lengthened waits first, longest first (kernel 90's: 8 + 45 us), then 8 us ones.
+  EXPECT_EQ(finding->locations[0].interval,
+            (base::Interval{kernels.end[model::KernelRow(89)], kernels.start[model::KernelRow(90)]}));
+  EXPECT_EQ(finding->locations[0].interval.duration(), 53'000);
+  for (size_t i = 0; i < finding->locations.size(); ++i) {
+    const Location& location = finding->locations[i];
+    EXPECT_EQ(location.kind, LocationKind::kLaunchWait);
+    EXPECT_EQ(location.device_id, 0);
+    EXPECT_EQ(location.stream_id, -1) << "a gap is the whole device's";
+    EXPECT_EQ(location.interval.duration(), i < 9 ? 8'000 + 5'000 * static_cast<int64_t>(9 - i) : 8'000);
+    // Each is exactly the time between one kernel's end and the next one's start.
+    bool between_kernels = false;
+    for (uint32_t k = 0; k + 1 < kernels.size(); ++k) {
+      between_kernels |= kernels.end[model::KernelRow(k)] == location.interval.start &&
+                         kernels.start[model::KernelRow(k + 1)] == location.interval.end;
+    }
+    EXPECT_TRUE(between_kernels) << "location " << i << " at " << location.interval.start;
+  }
+}
+
 TEST(LaunchBound, QueuedKernelsAreNotLaunchBound) {
   // The host launched everything up front; the GPU runs kernels back to back with 1 us of latency.
   model::ModelBuilder builder;
@@ -161,6 +197,13 @@ TEST(HostBound, NamesTheDataLoaderAndItsFix) {
             "240 ms (100.0% of the host-busy time; in 8 gaps)");
   EXPECT_NE(finding->fix_code.find("num_workers"), std::string::npos) << finding->fix_code;
   EXPECT_NE(finding->fix_code.find("pin_memory=True"), std::string::npos) << finding->fix_code;
+  // Located at the loading gaps: from the step's start (the GPU idle since the last step) to its
+  // first kernel, 30.01 ms each.
+  ASSERT_EQ(finding->locations.size(), 8u);
+  for (const Location& location : finding->locations) {
+    EXPECT_EQ(location.kind, LocationKind::kIdleGap);
+    EXPECT_EQ(location.interval.duration(), 30'010'000);
+  }
 }
 
 TEST(HostBound, QuietWhenTheLoaderKeepsUp) {
@@ -204,6 +247,26 @@ TEST(SyncStall, FlagsSyncsThatDrainTheQueue) {
   // The last step's drain ends the trace: no kernel follows it, so its gap has no cause to give.
   EXPECT_EQ(finding->examples[0], "cudaMemcpyAsync in aten::item: 5 times");
   EXPECT_EQ(EvidenceText(*finding, "draining syncs"), "5, 0.8 per step");
+}
+
+TEST(SyncStall, LocatesTheGapsAfterEachSync) {
+  model::ModelBuilder builder;
+  RecordBuilder b(builder);
+  StepsWithItem(b, 6);
+  const Analyzed analyzed = Analyze(std::move(builder));
+  const Finding* finding = FindId(analyzed.findings, "gpu.sync_stall");
+  ASSERT_NE(finding, nullptr);
+  // Step k drains at 1,001 us + k x 1,201 us (its last kernel's end, where the copy call returns); the
+  // next step's first kernel starts 202 us later. The last drain ends the trace: no gap follows it.
+  ASSERT_EQ(finding->locations.size(), 5u);
+  EXPECT_EQ(finding->locations_left_out, 0u);
+  for (size_t k = 0; k < finding->locations.size(); ++k) {
+    const Location& location = finding->locations[k];  // all as long: in time order
+    const base::TimeNs drained = 1'001'000 + static_cast<base::TimeNs>(k) * 1'201'000;
+    EXPECT_EQ(location.interval, (base::Interval{drained, drained + 202'000})) << "sync " << k;
+    EXPECT_EQ(location.kind, LocationKind::kHostSync);
+    EXPECT_EQ(location.label, "after cudaMemcpyAsync in aten::item");
+  }
 }
 
 TEST(SyncStall, CountsSyncsOverTheWindowWhenTheTraceHasNoSteps) {

@@ -51,6 +51,47 @@ TEST(LayoutAnalyzer, FlagsConversionsAroundConvolutions) {
   EXPECT_EQ(testing::EvidenceText(finding, "convolution kernels they serve"), "10, 900 us over the analysed window");
 }
 
+TEST(LayoutAnalyzer, LocatesTheLongestConversionKernels) {
+  // Ten steps whose conversions grow: step i converts for 2 x (5 + i) us.
+  model::ModelBuilder builder;
+  ampprof::testing::RecordBuilder b(builder);
+  base::TimeNs t = 0;
+  for (int i = 0; i < 10; ++i) {
+    const base::DurationNs half = 5'000 + i * 1'000;
+    b.Kernel(kToNhwc, t, t + half);
+    t += half + 1;
+    b.Kernel(kConvolution, t, t + 80'000);
+    t += 80'000 + 1;
+    b.Kernel(kToNchw, t, t + half);
+    t += half + 1;
+  }
+  const model::TraceModel model = std::move(builder).Build();
+  const std::vector<Finding> findings = AnalyzeLayout(AnalysisInput(model));
+  ASSERT_EQ(findings.size(), 1u);
+  const Finding& finding = findings[0];
+  ASSERT_EQ(finding.locations.size(), kMaxLocations);
+  EXPECT_EQ(finding.locations_left_out, 20 - kMaxLocations);
+  // The longest first: step 9's two conversions, then step 8's, ...; the four of steps 0 and 1 left out.
+  for (size_t i = 0; i < finding.locations.size(); ++i) {
+    const Location& location = finding.locations[i];
+    const base::TimeNs step = 9 - static_cast<base::TimeNs>(i / 2);
+    EXPECT_EQ(location.interval.duration(), 5'000 + step * 1'000) << i;
+    EXPECT_EQ(location.kind, LocationKind::kKernel);
+    // Exactly one conversion kernel of the trace, named by its own name.
+    bool is_conversion = false;
+    for (uint32_t k = 0; k < model.kernels().size(); ++k) {
+      const model::KernelRow kernel(k);
+      if (model.kernels().start[kernel] != location.interval.start) continue;
+      is_conversion = model.kernels().end[kernel] == location.interval.end &&
+                      model.KernelName(kernel).find("To") != std::string_view::npos;
+    }
+    EXPECT_TRUE(is_conversion) << location.label;
+    EXPECT_TRUE(location.label.starts_with(i % 2 == 0 ? "cudnn::engines_precompiled::nchwToNhwcKernel<"
+                                                      : "cudnn::engines_precompiled::nhwcToNchwKernel<"))
+        << location.label;
+  }
+}
+
 TEST(LayoutAnalyzer, CriticalFromAQuarterOfTheStep) {
   const std::vector<Finding> findings = Analyze(30'000, 70'000);
   ASSERT_EQ(findings.size(), 1u);

@@ -1,12 +1,17 @@
 #include "reports/export/chrome_trace_exporter.h"
 
+#include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "analyzers/findings/registry.h"
 #include "collectors/kineto/kineto_importer.h"
+#include "src/model/model_builder.h"
+#include "tests/testing/record_builder.h"
 #include "tests/reports/export/export_test_trace.h"
 #include "tests/testing/chrome_trace_checks.h"
 #include "tests/testing/temp_dir.h"
@@ -204,6 +209,147 @@ TEST(ChromeTraceExporter, PutsStepsAndFindingsOnADiagnosisProcessListedFirst) {
     }
   }
   EXPECT_TRUE(sorted_first);
+}
+
+// The diagnosis slices that draw `id` at its locations ("gpu.launch_bound: ..."), not its bar.
+std::vector<const ChromeEvent*> LocationSlices(const testing::ChromeDocument& document,
+                                              std::string_view id) {
+  std::vector<const ChromeEvent*> slices;
+  for (const ChromeEvent* event : Select(document, "X", "ampprof")) {
+    if (event->pid == kChromeDiagnosisPid && event->name.starts_with(std::string(id) + ": ")) {
+      slices.push_back(event);
+    }
+  }
+  return slices;
+}
+
+// A Python loop launching short kernels (8 us launch calls, 2 us kernels): launch-bound, with a
+// longer host pause before every tenth kernel.
+model::TraceModel LaunchBoundModel() {
+  model::ModelBuilder builder;
+  ampprof::testing::RecordBuilder b(builder);
+  base::TimeNs t = kTestOrigin;
+  for (int i = 0; i < 100; ++i) {
+    if (i % 10 == 0 && i > 0) t += 5'000 * (i / 10);
+    b.Launch(kTestGemm, {t, t + 8'000}, {t + 7'000, t + 9'000});
+    t += 10'000;
+  }
+  return std::move(builder).Build();
+}
+
+TEST(ChromeTraceExporter, DrawsAFindingAtTheGapsItIsAbout) {
+  const model::TraceModel model = LaunchBoundModel();
+  const analyzers::AnalysisInput analysis(model);
+  const std::vector<analyzers::Finding> findings = analyzers::RunAnalyzers(analysis);
+  size_t index = 0;
+  while (index < findings.size() && findings[index].id != "gpu.launch_bound") ++index;
+  ASSERT_LT(index, findings.size());
+  const analyzers::Finding& finding = findings[index];
+  const testing::ChromeDocument document =
+      Parse(Export({model, analysis.steps(), findings, "run.ampt"}));
+  EXPECT_THAT(testing::ChromeTraceProblems(document), IsEmpty());
+
+  const auto slices = LocationSlices(document, "gpu.launch_bound");
+  ASSERT_EQ(slices.size(), finding.locations.size());
+  ASSERT_EQ(slices.size(), analyzers::kMaxLocations);
+  const model::KernelTable& kernels = model.kernels();
+  for (const ChromeEvent* slice : slices) {
+    EXPECT_EQ(slice->tid, kChromeFirstFindingTid + index) << "gaps never overlap: one row";
+    EXPECT_EQ(slice->name, "gpu.launch_bound: waiting for the host to launch");
+    // Exactly the idle time between two consecutive kernels.
+    bool at_a_gap = false;
+    for (uint32_t k = 0; k + 1 < kernels.size(); ++k) {
+      at_a_gap |= kernels.end[model::KernelRow(k)] == slice->ts &&
+                  kernels.start[model::KernelRow(k + 1)] == slice->ts + slice->dur;
+    }
+    EXPECT_TRUE(at_a_gap) << "slice at " << slice->ts << " for " << slice->dur;
+    EXPECT_THAT(slice->args, HasSubstr(R"("verdict":"GPU 0 waits for the host to launch kernels)"));
+    EXPECT_THAT(slice->args, HasSubstr(R"("saves":")"));
+    EXPECT_THAT(slice->args, HasSubstr(R"("location":"launch_wait")"));
+    EXPECT_THAT(slice->args, HasSubstr(R"j("places drawn":"16 of 99 (the longest)")j"));
+  }
+  // The longest wait (before kernel 90: 8 + 45 us) is among them.
+  bool longest = false;
+  for (const ChromeEvent* slice : slices) {
+    longest |= slice->ts == kernels.end[model::KernelRow(89)] && slice->dur == 53'000;
+  }
+  EXPECT_TRUE(longest);
+  // A located finding has no bar over the whole window.
+  for (const ChromeEvent* event : Select(document, "X", "ampprof")) {
+    EXPECT_FALSE(event->name.starts_with("critical gpu.launch_bound") ||
+                 event->name.starts_with("warning gpu.launch_bound"))
+        << event->name;
+  }
+}
+
+TEST(ChromeTraceExporter, OverlappingLocationsGetRowsBesideTheirFinding) {
+  ExportTestTrace trace;
+  analyzers::Finding located = ExportTestFinding();
+  located.id = "layout.nchw_nhwc";
+  using analyzers::LocationKind;
+  located.locations = {{{kTestOrigin, kTestOrigin + 1'000}, LocationKind::kKernel, 0, 7, "one"},
+                       {{kTestOrigin + 500, kTestOrigin + 1'500}, LocationKind::kKernel, 0, 8, "two"}};
+  trace.findings.push_back(located);
+  const testing::ChromeDocument document = Parse(Export(trace.input()));
+  EXPECT_THAT(testing::ChromeTraceProblems(document), IsEmpty());
+  const auto slices = LocationSlices(document, "layout.nchw_nhwc");
+  ASSERT_EQ(slices.size(), 2u);
+  EXPECT_EQ(slices[0]->name, "layout.nchw_nhwc: one");
+  EXPECT_EQ(slices[0]->tid, kChromeFirstFindingTid + 1) << "the second finding's own row";
+  EXPECT_EQ(slices[0]->ts, kTestOrigin);
+  EXPECT_EQ(slices[0]->dur, 1'000);
+  EXPECT_THAT(slices[0]->args, HasSubstr(R"("stream":7)"));
+  EXPECT_EQ(slices[1]->tid, kChromeFirstFindingTid + 2) << "a row after all findings' rows";
+  EXPECT_EQ(slices[1]->ts, kTestOrigin + 500);
+  EXPECT_THAT(
+      MetadataName(document, "thread_name", kChromeDiagnosisPid, kChromeFirstFindingTid + 2),
+      HasSubstr("layout.nchw_nhwc (overlapping, 2)"));
+  // The first finding has no locations: still its bar over the window.
+  EXPECT_EQ(Select(document, "X", "ampprof").size(), 4u + 1u + 2u);
+}
+
+// Real traces: each located finding's slices lie inside the trace's GPU activity.
+TEST(ChromeTraceExporter, LocatedFindingsOfRealTracesLieInsideTheTrace) {
+  const std::string fixtures = AMPPROF_SHARED_FIXTURES_DIR;
+  size_t located = 0;
+  std::set<std::string> located_ids;
+  for (const char* name : {"facebookresearch__param/et_replay/tests/inputs/linear_kineto.json.gz",
+                           "facebookresearch__HolisticTraceAnalysis/tests/data/critical_path/"
+                           "alexnet/benchmark_result_2869224_1695835535_trace.json.gz",
+                           "facebookresearch__HolisticTraceAnalysis/tests/data/timeline_analysis/"
+                           "sampled_rank-0.json.gz",
+                           "facebookresearch__HolisticTraceAnalysis/tests/data/with_gpu_user_annotation/"
+                           "step_based_trace_2543932.json.gz"}) {
+    const std::string path = fixtures + "/" + name;
+    if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " is absent (a fresh clone)";
+    model::ModelBuilder builder;
+    ASSERT_TRUE(kineto::ImportKinetoTrace(path, builder).ok()) << path;
+    const model::TraceModel model = std::move(builder).Build();
+    const analyzers::AnalysisInput analysis(model);
+    const std::vector<analyzers::Finding> findings = analyzers::RunAnalyzers(analysis);
+    const testing::ChromeDocument document =
+        Parse(Export({model, analysis.steps(), findings, path}));
+    EXPECT_THAT(testing::ChromeTraceProblems(document), IsEmpty()) << path;
+    const std::optional<base::Interval> span = model.GpuSpan();
+    ASSERT_TRUE(span.has_value());
+    for (const analyzers::Finding& finding : findings) {
+      if (finding.locations.empty()) continue;
+      ++located;
+      located_ids.insert(finding.id);
+      const auto slices = LocationSlices(document, finding.id);
+      EXPECT_EQ(slices.size(), finding.locations.size()) << path << " " << finding.id;
+      for (const ChromeEvent* slice : slices) {
+        EXPECT_GT(slice->dur, 0) << path << " " << slice->name;
+        EXPECT_GE(slice->ts, span->start) << path << " " << slice->name;
+        EXPECT_LE(slice->ts + slice->dur, span->end) << path << " " << slice->name;
+      }
+    }
+  }
+  // param's linear trace is launch-bound; HTA's AlexNet host-bound; its sampled rank 0 shows exposed
+  // communication and host-bound gaps; its step-based trace launch-bound with sync stalls.
+  EXPECT_GE(located, 6u);
+  EXPECT_EQ(located_ids, (std::set<std::string>{"comm.exposed", "gpu.host_bound", "gpu.launch_bound",
+                                                "gpu.sync_stall", "amp.opportunity"}));
 }
 
 TEST(ChromeTraceExporter, WithoutStepsOrFindingsThereIsNoDiagnosisProcess) {

@@ -52,6 +52,29 @@ TEST(DiagnosisTimeline, AnEmptyTraceHasAnEmptyWindow) {
   EXPECT_EQ(timeline.loop_thread.pid, 0u);
 }
 
+analyzers::Location At(base::TimeNs start, base::TimeNs end, std::string label) {
+  return {{start, end}, analyzers::LocationKind::kKernel, 0, 7, std::move(label)};
+}
+
+TEST(DiagnosisTimeline, OverlappingLocationsGoOnRowsOfTheirOwn) {
+  analyzers::Finding finding;
+  finding.id = "layout.nchw_nhwc";
+  // Longest first, as the analyzers give them; the rows are in time order.
+  finding.locations = {At(50, 150, "b"), At(0, 100, "a"), At(100, 200, "c"), At(120, 130, "d"),
+                       At(200, 200, "e")};
+  const auto lanes = LocationLanes(finding);
+  ASSERT_EQ(lanes.size(), 3u);
+  std::vector<std::string> first;
+  for (const analyzers::Location* location : lanes[0]) first.push_back(location->label);
+  EXPECT_EQ(first, (std::vector<std::string>{"a", "c", "e"})) << "c starts where a ends";
+  std::vector<std::string> second;
+  for (const analyzers::Location* location : lanes[1]) second.push_back(location->label);
+  EXPECT_EQ(second, (std::vector<std::string>{"b"}));
+  ASSERT_EQ(lanes[2].size(), 1u);
+  EXPECT_EQ(lanes[2][0]->label, "d") << "d overlaps c in row 1 and b in row 2";
+  EXPECT_EQ(LocationLabel(finding, finding.locations[0]), "layout.nchw_nhwc: b");
+}
+
 TEST(DiagnosisTimeline, FindingLabelSaysSeverityIdAndVerdict) {
   EXPECT_EQ(FindingLabel(ExportTestFinding()),
             "warning gpu.launch_bound: GPU 0 is idle 60.1% of the time waiting for the host to "

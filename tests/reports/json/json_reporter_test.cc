@@ -116,6 +116,35 @@ TEST(RenderJson, TheContractScriptsRelyOn) {
   EXPECT_EQ(report["verdict"]["start_with"].get_string().value(), "gpu.launch_bound");
 }
 
+TEST(RenderJson, FindingsListWhereTheyShowInTheTrace) {
+  analyzers::Report report = SampleReport();
+  report.findings[0].locations = {
+      {{1'000'000, 1'008'000}, analyzers::LocationKind::kLaunchWait, 0, -1, "waiting for the host to launch"},
+      {{2'000'000, 2'003'000}, analyzers::LocationKind::kKernel, 1, 7, "void k<4>"}};
+  report.findings[0].locations_left_out = 10;
+  simdjson::dom::parser parser;
+  const simdjson::dom::element doc = Parse(parser, Render({report}));
+  const simdjson::dom::element finding = doc["reports"].at(0)["findings"].at(0).value();
+  const simdjson::dom::element wait = finding["locations"].at(0).value();
+  EXPECT_EQ(Keys(wait.get_object().value()),
+            (std::vector<std::string>{"start_ns", "end_ns", "kind", "device", "stream", "label"}));
+  EXPECT_EQ(wait["start_ns"].get_int64().value(), 1'000'000) << "the trace's clock, in ns";
+  EXPECT_EQ(wait["end_ns"].get_int64().value(), 1'008'000);
+  EXPECT_EQ(wait["kind"].get_string().value(), "launch_wait");
+  EXPECT_EQ(wait["device"].get_int64().value(), 0);
+  EXPECT_TRUE(wait["stream"].is_null()) << "a gap is the whole device's: no stream, not stream 0";
+  const simdjson::dom::element kernel = finding["locations"].at(1).value();
+  EXPECT_EQ(kernel["kind"].get_string().value(), "kernel");
+  EXPECT_EQ(kernel["stream"].get_int64().value(), 7);
+  EXPECT_EQ(kernel["label"].get_string().value(), "void k<4>");
+  EXPECT_EQ(finding["locations_left_out"].get_uint64().value(), 10u);
+  // A finding without locations still has both keys: lists are always present.
+  const simdjson::dom::element again = Parse(parser, Render({SampleReport()}));  // `finding` is gone now
+  const simdjson::dom::element plain = again["reports"].at(0)["findings"].at(0).value();
+  EXPECT_EQ(plain["locations"].get_array().value().size(), 0u);
+  EXPECT_EQ(plain["locations_left_out"].get_uint64().value(), 0u);
+}
+
 TEST(RenderJson, TheWorkloadOutcomeFollowsTheInputsWhenARunMadeTheReport) {
   analyzers::Report report = SampleReport();
   report.workload_outcome = analyzers::WorkloadOutcome{.exit_code = 0, .signal = 6};
