@@ -454,7 +454,7 @@ void RenderDataQuality(const Context& ctx, std::ostream& out) {
 
 void RenderHeader(const Context& ctx, std::ostream& out) {
   const Report& report = ctx.report;
-  fmt::print(out, "<header class=\"report-header\"><h1>{}</h1><dl>", EscapeHtml(report.label));
+  fmt::print(out, "<header class=\"report-header\"><h1>{}</h1><dl>", EscapeHtml(ReportHeading(report)));
   for (const analyzers::ReportInput& input : report.inputs) {
     fmt::print(out, "<dt>{}</dt><dd><code>{}</code> ({})</dd>", input.library_log ? "log" : "trace",
                EscapeHtml(input.path), EscapeHtml(input.format));

@@ -49,4 +49,12 @@ std::string PageTitle(std::span<const analyzers::Report> reports) {
   return one_workload ? fmt::format("ampprof: {}, {}", what, count) : fmt::format("ampprof: {}", count);
 }
 
+std::string ReportHeading(const analyzers::Report& report) {
+  const std::string what = WhatRan(report);
+  const std::string ranked = report.rank >= 0 ? fmt::format("{}, rank {}", what, report.rank) : what;
+  const bool label_adds = !report.label.empty() && report.label != what &&
+                          (report.rank < 0 || report.label != fmt::format("rank {}", report.rank));
+  return label_adds ? fmt::format("{} ({})", ranked, report.label) : ranked;
+}
+
 }  // namespace ampprof::reports

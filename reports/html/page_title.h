@@ -15,6 +15,10 @@ namespace ampprof::reports {
 
 std::string PageTitle(std::span<const analyzers::Report> reports);
 
+// One report's heading on the page, by the same rule: what ran and its rank, then the process or rank
+// label when it adds something ("python train.py, rank 3"; "python (pid 24248)").
+std::string ReportHeading(const analyzers::Report& report);
+
 }  // namespace ampprof::reports
 
 #endif  // AMPPROF_REPORTS_HTML_PAGE_TITLE_H_

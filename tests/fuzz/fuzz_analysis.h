@@ -27,7 +27,10 @@ class NullBuffer : public std::streambuf {
 };
 
 inline void AnalyzeAndReport(model::TraceModel model, pipeline::TraceFormat format) {
-  const pipeline::LoadedTrace trace{std::move(model), {"fuzz-input", "fuzz"}, format};
+  pipeline::LoadedTrace trace;
+  trace.model = std::move(model);
+  trace.input = {"fuzz-input", "fuzz"};
+  trace.format = format;
   const analyzers::Report report = pipeline::Analyze(trace);
   const std::span<const analyzers::Report> reports(&report, 1);
   NullBuffer buffer;

@@ -42,5 +42,12 @@ TEST(PageTitle, ALongWorkloadIsCutAtAWordNeverInsideACharacter) {
   EXPECT_EQ(PageTitle(std::vector{ReportOf(unbroken, -1)}), "ampprof: " + std::string(59, 'x') + "...");
 }
 
+// The heading over each report on the page: the same names, with the process when no rank says who it is.
+TEST(ReportHeading, NamesTheWorkloadAndRankAndKeepsTheProcessWhereItAddsSomething) {
+  EXPECT_EQ(ReportHeading(ReportOf("python train.py", 3)), "python train.py, rank 3");
+  EXPECT_EQ(ReportHeading(ReportOf("python train.py", -1)), "python train.py (pid 4242)");
+  EXPECT_EQ(ReportHeading(ReportOf("", -1)), "ampprof-pid4242.ampt (pid 4242)");
+}
+
 }  // namespace
 }  // namespace ampprof::reports
