@@ -15,8 +15,8 @@ chromium=$(command -v chromium || command -v chromium-browser || command -v goog
 [[ -f "$fixture" ]] || { echo "make_screenshots.sh: $fixture is missing (../shared)" >&2; exit 2; }
 [[ -n "$chromium" ]] || { echo "make_screenshots.sh: no Chromium on PATH (.ci/setup installs it)" >&2; exit 2; }
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+work="$build/screenshots"  # in the build, so that the pages show short, stable trace paths
+rm -rf "$work" && mkdir -p "$work"
 
 shoot() {  # PAGE PNG WIDTH HEIGHT
   "$chromium" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run --hide-scrollbars \
