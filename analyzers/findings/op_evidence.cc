@@ -1,6 +1,7 @@
 #include "analyzers/findings/op_evidence.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "analyzers/facts/analysis_input.h"
 #include "analyzers/findings/finding_support.h"
@@ -48,7 +49,11 @@ std::vector<int64_t> UnalignedGemmDims(const OpDescription& op, int64_t multiple
   return dims;
 }
 
-int64_t RoundUpTo(int64_t dim, int64_t multiple) { return (dim + multiple - 1) / multiple * multiple; }
+int64_t RoundUpTo(int64_t dim, int64_t multiple) {
+  // Dimensions come from logs and traces as written; one near INT64_MAX must not overflow the sum.
+  if (multiple <= 0 || dim > std::numeric_limits<int64_t>::max() - (multiple - 1)) return dim;
+  return (dim + multiple - 1) / multiple * multiple;
+}
 
 std::vector<Evidence> OpEvidence(const AnalysisInput& input, const DeviceAccount& gpu, const OpTally& tally,
                                  size_t count) {

@@ -28,7 +28,7 @@ std::string StatementLiteral(std::string_view text);
 // weight instead. Empty without shapes.
 std::vector<int64_t> UnalignedGemmDims(const OpDescription& op, int64_t multiple);
 
-// `dim` rounded up to a multiple of `multiple`.
+// `dim` rounded up to a multiple of `multiple`; `dim` itself where that would overflow (a hostile log).
 int64_t RoundUpTo(int64_t dim, int64_t multiple);
 
 // Up to `count` evidence lines "op": "aten::bmm [96, 3137, 64], [96, 64, 3137]: 1.2 ms per step, 40

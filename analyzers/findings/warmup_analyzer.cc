@@ -88,17 +88,24 @@ struct Autotuning {
   size_t bursts = 0;
   size_t inside_window = 0;   // bursts that start inside the account's window
   DurationNs span_ns = 0;     // first trial start to last trial end, summed over bursts
-  LocationList locations;     // the bursts
+  DurationNs inside_span_ns = 0;  // the same, over the bursts inside the window
+  LocationList locations;         // the bursts
+  LocationList inside_locations;  // the bursts inside the window: where a verdict about those points
 };
 
 Autotuning CountAutotuning(const StepAccount& account, const AnalysisInput& input) {
   Autotuning autotuning;
   for (const DeviceAccount& gpu : account.devices) {
     for (const base::Interval& burst : gpu.autotuning) {
-      autotuning.locations.Add({burst, LocationKind::kAutotuning, DeviceIdOf(input, gpu), -1, "cuDNN autotuning"});
+      const Location location{burst, LocationKind::kAutotuning, DeviceIdOf(input, gpu), -1, "cuDNN autotuning"};
+      autotuning.locations.Add(location);
       ++autotuning.bursts;
       autotuning.span_ns += burst.duration();
-      if (gpu.window().Contains(burst.start)) ++autotuning.inside_window;
+      if (gpu.window().Contains(burst.start)) {
+        ++autotuning.inside_window;
+        autotuning.inside_span_ns += burst.duration();
+        autotuning.inside_locations.Add(location);
+      }
     }
   }
   if (account.devices.empty()) {  // all warm-up: the bursts are not in any account
@@ -137,7 +144,7 @@ std::optional<Finding> AutotuningWithoutSteps(const AnalysisInput& input) {
     finding.severity = Severity::kWarning;
     finding.verdict = Statement("cuDNN autotuning runs inside the analysed window ({bursts:burst}, {time}): new input "
                                 "shapes keep triggering algorithm trials",
-                                {Count("bursts", autotuning.inside_window), Duration("time", autotuning.span_ns)});
+                                {Count("bursts", autotuning.inside_window), Duration("time", autotuning.inside_span_ns)});
     finding.fix = "Keep input shapes fixed (pad or bucket them), or set torch.backends.cudnn.benchmark = False when "
                   "shapes vary.";
   } else {
@@ -150,7 +157,9 @@ std::optional<Finding> AutotuningWithoutSteps(const AnalysisInput& input) {
   finding.evidence.push_back(
       {"how it was recognised", Statement("convolution kernels of distinct algorithms, each followed by a host "
                                           "synchronisation and most never run again")});
-  std::move(autotuning.locations).MoveInto(finding);
+  // A verdict about the bursts inside the window points at those; the others at every burst.
+  const bool about_inside = account.basis != AccountBasis::kAllWarmup && autotuning.inside_window > 0;
+  std::move(about_inside ? autotuning.inside_locations : autotuning.locations).MoveInto(finding);
   return finding;
 }
 
@@ -171,11 +180,11 @@ std::vector<Finding> AnalyzeWarmup(const AnalysisInput& input) {
       finding.severity = Severity::kWarning;
       finding.verdict = Statement("cuDNN autotuning runs inside the measured steps ({bursts:burst}, {time}): new "
                                   "input shapes keep triggering algorithm trials",
-                                  {Count("bursts", autotuning.inside_window), Duration("time", autotuning.span_ns)});
+                                  {Count("bursts", autotuning.inside_window), Duration("time", autotuning.inside_span_ns)});
       finding.evidence.push_back({"autotuning", AutotuningStatement(autotuning)});
       finding.fix = "Keep input shapes fixed (pad or bucket them), or set torch.backends.cudnn.benchmark = False when "
                     "shapes vary.";
-      std::move(autotuning.locations).MoveInto(finding);
+      std::move(autotuning.inside_locations).MoveInto(finding);
       findings.push_back(std::move(finding));
     }
     return findings;

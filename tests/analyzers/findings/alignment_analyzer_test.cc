@@ -1,7 +1,11 @@
 #include "analyzers/findings/alignment_analyzer.h"
 
+#include <cstdint>
+#include <limits>
+
 #include <gtest/gtest.h>
 
+#include "analyzers/findings/op_evidence.h"
 #include "tests/analyzers/synthetic_run.h"
 
 namespace ampprof::analyzers {
@@ -59,6 +63,16 @@ TEST(Alignment, QuietWhenAlignedUntaggedOrOnCudaCores) {
       << "no alignN tag";
   EXPECT_TRUE(Analyze({{kFp32SimtGemmAlign1, 500}, {kFp32SimtGemm, 500}}).empty())
       << "align1 on CUDA cores is not a Tensor-Core variant";
+}
+
+// The dimension to pad to: a library log's m, n or k is read as written, so one near INT64_MAX must not
+// overflow the rounding (UBSan stops the fuzz build there); it is left as it is.
+TEST(RoundUpTo, PadsToTheMultipleAndLeavesADimensionTooLargeToRound) {
+  EXPECT_EQ(RoundUpTo(3137, 8), 3144);
+  EXPECT_EQ(RoundUpTo(8, 8), 8);
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  EXPECT_EQ(RoundUpTo(kMax, 8), kMax);
+  EXPECT_EQ(RoundUpTo(kMax - 6, 8), kMax - 6);
 }
 
 }  // namespace
