@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-#include "collectors/cupti/api_callbacks.h"
+#include "collectors/cupti/api_call_recording.h"
 #include "collectors/cupti/capture_window.h"
 #include "collectors/cupti/collector_config.h"
 #include "collectors/cupti/conversion_context.h"
@@ -91,9 +91,7 @@ std::string LoadedCuptiPath() {
 }
 
 // Activity kinds recorded during the capture window. Never CUPTI_ACTIVITY_KIND_KERNEL: it serialises
-// kernels. RUNTIME and DRIVER are not enabled as kinds by default: the calls in api_callbacks.h are
-// enabled one by one instead, so CUPTI records those and nothing else; AMPPROF_API_CALLS=all enables
-// the two kinds (kApiKinds) and so every call, for a user (or a GPU check) who needs to see them all.
+// kernels. Runtime and driver calls are not kinds here: api_call_recording.h enables them.
 constexpr std::array kRecordedKinds = {
     CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
     CUPTI_ACTIVITY_KIND_MEMCPY,
@@ -107,22 +105,9 @@ constexpr std::array kRecordedKinds = {
     CUPTI_ACTIVITY_KIND_OVERHEAD,
     CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
 };
-constexpr std::array kApiKinds = {CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER};
 // Kinds whose existing objects CUPTI describes again when enabled (cuptiActivityEnableAndDump), so a
 // window that opens after CUDA initialisation still learns the devices and the contexts' devices.
 constexpr std::array kDumpedKinds = {CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_CONTEXT};
-
-// The name libcupti gives a callback id ("cudaEventQuery_v3020"), for calls outside api_callbacks.h.
-std::optional<std::string> CuptiCallbackName(records::ApiDomain domain, uint32_t cbid) {
-  const char* name = nullptr;
-  const CUpti_CallbackDomain cupti_domain = domain == records::ApiDomain::kDriver
-                                                ? CUPTI_CB_DOMAIN_DRIVER_API
-                                                : CUPTI_CB_DOMAIN_RUNTIME_API;
-  if (cuptiGetCallbackName(cupti_domain, cbid, &name) != CUPTI_SUCCESS || name == nullptr) {
-    return std::nullopt;
-  }
-  return std::string(name);
-}
 
 // Steps through one completed buffer on the writer thread.
 void ConvertBuffer(ConversionContext& context, const uint8_t* buffer, size_t valid_bytes,
@@ -438,21 +423,7 @@ class Collector {
       if (const CUptiResult r = cuptiActivityEnable(kind); r != CUPTI_SUCCESS)
         note(fmt::format("kind {}", static_cast<int>(kind)), r);
     }
-    if (api_calls_ == ApiCallSet::kAll) {
-      for (const CUpti_ActivityKind kind : kApiKinds) {
-        if (const CUptiResult r = cuptiActivityEnable(kind); r != CUPTI_SUCCESS)
-          note(fmt::format("kind {}", static_cast<int>(kind)), r);
-      }
-    } else {
-      for (const ApiCallback& call : RuntimeApiCallbacks()) {
-        if (const CUptiResult r = cuptiActivityEnableRuntimeApi(call.cbid, 1); r != CUPTI_SUCCESS)
-          note(call.name, r);
-      }
-      for (const ApiCallback& call : DriverApiCallbacks()) {
-        if (const CUptiResult r = cuptiActivityEnableDriverApi(call.cbid, 1); r != CUPTI_SUCCESS)
-          note(call.name, r);
-      }
-    }
+    SetApiCallRecording(api_calls_, /*on=*/true, note);
     pipeline_->SetMetadata("capture_started_ns", fmt::format("{}", MonotonicNs()));
     if (!refused.empty()) {
       // Recording goes on with what CUPTI accepted; the trace says what is missing.
@@ -467,14 +438,7 @@ class Collector {
       static_cast<void>(cuptiActivityDisable(kind));
     for (const CUpti_ActivityKind kind : kDumpedKinds)
       static_cast<void>(cuptiActivityDisable(kind));
-    if (api_calls_ == ApiCallSet::kAll) {
-      for (const CUpti_ActivityKind kind : kApiKinds) static_cast<void>(cuptiActivityDisable(kind));
-    } else {
-      for (const ApiCallback& call : RuntimeApiCallbacks())
-        static_cast<void>(cuptiActivityEnableRuntimeApi(call.cbid, 0));
-      for (const ApiCallback& call : DriverApiCallbacks())
-        static_cast<void>(cuptiActivityEnableDriverApi(call.cbid, 0));
-    }
+    SetApiCallRecording(api_calls_, /*on=*/false, {});
     pipeline_->SetMetadata("capture_stopped_ns", fmt::format("{}", MonotonicNs()));
     // Every buffer, even those holding records CUPTI has not completed (kept, flagged: see
     // record_conversion.h), then the file is complete and closed.
