@@ -6,8 +6,9 @@
 # run REPEAT times, interleaved, in fresh processes, with the files in the page cache (read before). Per run: wall time, user and
 # system CPU time and peak RSS (/usr/bin/time), and for ampprof the import alone (its "read ... in"
 # log line, which does not include building the model or the analysis) and, with -j2, what its
-# parallel import logged: the CPU time of its critical path (per window the slowest block, plus the
-# one thread that turns events into records) against the CPU time of all its blocks. Prints one TSV
+# parallel import logged: the CPU time of all its blocks and the reading thread's share of it, of
+# reading and of making records in file order, and how long the reading thread waited for the other
+# thread's last blocks. Prints one TSV
 # line per run and the load average before and after; docs/performance.md quotes them.
 #
 #   bench/kineto_import_bench.sh BUILD_DIR [KERNELS] [REPEAT]

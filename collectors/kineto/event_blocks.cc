@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <thread>
 
@@ -101,38 +102,100 @@ size_t FindLikelyEventStart(std::string_view text, size_t from, size_t to) {
 
 ParallelEventParser::ParallelEventParser(const EventBlockOptions& options)
     : options_(options), parsers_(std::max(1u, options.threads)) {
-  for (WindowBlocks& set : sets_) set.blocks.resize(parsers_.size());
+  threads_.reserve(parsers_.size() - 1);
+  for (size_t thread = 1; thread < parsers_.size(); ++thread) {
+    threads_.emplace_back([this, thread](const std::stop_token& stop) { Work(stop, thread); });
+  }
 }
 
-void ParallelEventParser::ParseWindow(std::string_view window, WindowBlocks& set) {
-  // Block k starts at the first likely event start after k/N of the window: blocks of about equal size.
+// threads_ is destroyed first: each thread is asked to stop, woken, and joined.
+ParallelEventParser::~ParallelEventParser() = default;
+
+void ParallelEventParser::Work(const std::stop_token& stop, size_t thread) {
+  uint64_t seen = 0;
+  for (;;) {
+    std::string_view window;
+    WindowBlocks* set = nullptr;
+    {
+      std::unique_lock lock(mutex_);
+      // Only while the window is open: a thread that wakes after the reading thread has finished the
+      // window must not enter it, or it could take a block of the next one (next_block_ is reset for
+      // it) and parse it out of the old window into the old set.
+      if (!work_.wait(lock, stop, [&] { return window_open_ && window_number_ != seen; })) return;  // stop requested
+      seen = window_number_;
+      window = window_;
+      set = set_;
+      ++threads_inside_;  // the window stays until this thread is out (FinishWindow waits for it)
+    }
+    const size_t parsed = ParseBlocks(thread, window, *set);
+    {
+      const std::lock_guard lock(mutex_);
+      blocks_parsed_ += parsed;
+      --threads_inside_;
+    }
+    done_.notify_one();
+  }
+}
+
+size_t ParallelEventParser::ParseBlocks(size_t thread, std::string_view window, WindowBlocks& set) {
+  const size_t count = set.starts.size();
+  size_t parsed = 0;
+  for (size_t k = next_block_.fetch_add(1); k < count; k = next_block_.fetch_add(1)) {
+    const double start = ThreadCpuSeconds();
+    const size_t limit = k + 1 < count ? set.starts[k + 1] : window.size();
+    ParseEventBlock(window, set.starts[k], limit, parsers_[thread], set.blocks[k]);
+    set.blocks[k].cpu_s = ThreadCpuSeconds() - start;
+    ++parsed;
+  }
+  return parsed;
+}
+
+void ParallelEventParser::StartWindow(std::string_view window, WindowBlocks& set) {
+  // Several blocks per thread, so that a thread that comes late (the reading thread, after handing on
+  // the window before) or runs slow takes fewer; each at least min_block_bytes, so that a block's cost
+  // stays well above taking it.
+  constexpr size_t kBlocksPerThread = 8;
   const size_t wanted = std::clamp<size_t>(window.size() / std::max<size_t>(options_.min_block_bytes, 1), 1,
-                                           set.blocks.size());
+                                           kBlocksPerThread * parsers_.size());
   set.starts.assign(1, 0);
   for (size_t k = 1; k < wanted; ++k) {
+    // Block k starts at the first likely event start after k/N of the window: blocks of about equal size.
     const size_t guess = FindLikelyEventStart(
         window, std::max(window.size() * k / wanted, set.starts.back() + 1), window.size());
     if (guess == std::string_view::npos) break;
     set.starts.push_back(guess);
   }
-  const size_t count = set.starts.size();
-  std::vector<double> cpu_s(count, 0);
-  const auto parse = [&](size_t k) {
-    const double start = ThreadCpuSeconds();
-    const size_t limit = k + 1 < count ? set.starts[k + 1] : window.size();
-    ParseEventBlock(window, set.starts[k], limit, parsers_[k], set.blocks[k]);
-    cpu_s[k] = ThreadCpuSeconds() - start;
-  };
+  if (set.blocks.size() < set.starts.size()) set.blocks.resize(set.starts.size());
   {
-    std::vector<std::jthread> threads;
-    threads.reserve(count - 1);
-    for (size_t k = 1; k < count; ++k) threads.emplace_back(parse, k);
-    parse(0);
+    const std::lock_guard lock(mutex_);
+    window_ = window;
+    set_ = &set;
+    blocks_parsed_ = 0;
+    next_block_.store(0);
+    ++window_number_;
+    window_open_ = true;
   }
+  work_.notify_all();
+}
+
+void ParallelEventParser::FinishWindow() {
+  WindowBlocks& set = *set_;
+  const double start = ThreadCpuSeconds();
+  const size_t parsed_here = ParseBlocks(0, window_, set);
+  stats_.reading_thread_blocks_cpu_s += ThreadCpuSeconds() - start;
+  const auto wait_start = std::chrono::steady_clock::now();
+  {
+    std::unique_lock lock(mutex_);
+    blocks_parsed_ += parsed_here;
+    // Every block parsed, and no thread still inside: one that woke late for this window has taken
+    // nothing (next_block_ is past the end) but must be out before the next window resets it.
+    done_.wait(lock, [&] { return blocks_parsed_ == set.starts.size() && threads_inside_ == 0; });
+    window_open_ = false;  // under the same lock: no thread enters it from here on
+  }
+  stats_.wait_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - wait_start).count();
   ++stats_.windows;
-  stats_.blocks += count;
-  for (const double seconds : cpu_s) stats_.blocks_cpu_s += seconds;
-  stats_.slowest_blocks_cpu_s += *std::max_element(cpu_s.begin(), cpu_s.end());
+  stats_.blocks += set.starts.size();
+  for (size_t k = 0; k < set.starts.size(); ++k) stats_.blocks_cpu_s += set.blocks[k].cpu_s;
 }
 
 void ParallelEventParser::Confirm(WindowBlocks& set) {
@@ -163,23 +226,23 @@ bool ParallelEventParser::Parse(JsonEventStream& stream, const std::function<voi
   };
   WindowBlocks* current = &sets_[0];
   WindowBlocks* next = &sets_[1];
-  ParseWindow(next_window(), *current);
+  StartWindow(next_window(), *current);
+  FinishWindow();
   Confirm(*current);
   bool any = false;
   while (current->events > 0) {
     any = true;
     // The parsed events hold copies of their strings, so the window's text may go: the next window is
-    // read and parsed while this one's events are handed on, in file order, on this thread.
+    // read, the other threads start on it, and this one's events are handed on, in file order, on this
+    // thread, which then joins in on the blocks left.
     stream.SkipEvents(current->taken, current->events);
-    const std::string_view window = next_window();
-    {
-      const std::jthread parsing([&] { ParseWindow(window, *next); });
-      const double handle_start = ThreadCpuSeconds();
-      for (size_t k = 0; k < current->confirmed; ++k) {
-        for (const ParsedEvent& event : current->blocks[k].events) handle(event);
-      }
-      stats_.handle_cpu_s += ThreadCpuSeconds() - handle_start;
+    StartWindow(next_window(), *next);
+    const double handle_start = ThreadCpuSeconds();
+    for (size_t k = 0; k < current->confirmed; ++k) {
+      for (const ParsedEvent& event : current->blocks[k].events) handle(event);
     }
+    stats_.handle_cpu_s += ThreadCpuSeconds() - handle_start;
+    FinishWindow();
     for (EventBlock& block : current->blocks) block.strings.Clear();
     std::swap(current, next);
     Confirm(*current);

@@ -23,17 +23,27 @@
 // makes no progress the caller's JsonEventStream reads on from there, as it would have without threads:
 // same items, same errors, same counts.
 //
-// The next window is read and parsed while the events of the one before are handed on, so the one
-// thread that makes records in file order overlaps with the parsing.
+// The next window is read and parsed while the events of the one before are handed on: the reading
+// thread starts the window's blocks on the other threads, hands on the events of the window before (the
+// one step that must run in file order), then parses whatever blocks are left. A window splits into
+// several blocks per thread, taken by whichever thread is free, so the reading thread's share of the
+// parsing shrinks by what handing on the events took, and no thread waits for a slower one's single
+// block. The threads live as long as the parser: a thread started per block and window left the second
+// block of each window waiting some 2 ms for its thread on a 2-core machine, a third of the window.
 //
 // Memory: the window (window_bytes of JSON text) and the parsed events of two windows (a few hundred
 // bytes each, the strings they keep included): about four times window_bytes, whatever the number of
 // threads.
 
+#include <atomic>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <mutex>
+#include <stop_token>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "collectors/kineto/json_event_stream.h"
@@ -44,7 +54,7 @@ namespace ampprof::kineto {
 struct EventBlockOptions {
   unsigned threads = 1;                // 1: no blocks, the one-thread import
   size_t window_bytes = size_t{4} << 20;  // JSON text read and split at a time
-  size_t min_block_bytes = 256 << 10;  // a window splits into fewer blocks than threads below this
+  size_t min_block_bytes = 128 << 10;  // a window splits into fewer blocks below this
 };
 
 // A run of a block's events, scanned and parsed. Internal to event_blocks.cc; here for the tests.
@@ -54,6 +64,7 @@ struct EventBlock {
   uint64_t scanned = 0;             // events scanned, skipped ones included
   size_t stop = 0;                  // where the scan stopped, between two events
   bool reached_limit = false;       // stopped because the next event starts at or after `limit`
+  double cpu_s = 0;                 // CPU time the block took (its thread's clock)
 };
 
 // Scans `text` from `begin`, which must lie between two events, event after event, until the next event
@@ -73,14 +84,19 @@ struct EventBlockStats {
   uint64_t blocks = 0;
   uint64_t guesses_dropped = 0;  // blocks dropped because the block before did not end at their start
   double blocks_cpu_s = 0;       // scanning and parsing, all blocks
-  double slowest_blocks_cpu_s = 0;  // per window the slowest block, summed: the parallel part's critical path
-  double handle_cpu_s = 0;       // handing events on in file order (making records), one thread
+  double reading_thread_blocks_cpu_s = 0;  // the part of it the reading thread took
+  double handle_cpu_s = 0;       // handing events on in file order (making records), the reading thread
   double read_cpu_s = 0;         // reading (and inflating) the windows, the same thread
+  double wait_s = 0;             // wall time it waited for the other threads' last blocks
 };
 
 class ParallelEventParser {
  public:
   explicit ParallelEventParser(const EventBlockOptions& options);
+  ~ParallelEventParser();
+  ParallelEventParser(const ParallelEventParser&) = delete;
+  ParallelEventParser& operator=(const ParallelEventParser&) = delete;
+
   const EventBlockStats& stats() const { return stats_; }
 
   // Reads events from `stream` (between_events()) window by window, handing each one that is not
@@ -90,22 +106,42 @@ class ParallelEventParser {
  private:
   // One window's blocks: while one set's events are handed on, the next window is parsed into the other.
   struct WindowBlocks {
-    std::vector<EventBlock> blocks;  // one per thread; the first starts.size() are this window's
+    std::vector<EventBlock> blocks;  // the first starts.size() are this window's; grown, never shrunk
     std::vector<size_t> starts;      // of each block in the window
     size_t confirmed = 0;            // blocks whose start is confirmed (Confirm)
     size_t taken = 0;                // bytes of the window they cover
     uint64_t events = 0;             // events they scanned
   };
 
-  // Splits `window` into blocks and parses them on the threads.
-  void ParseWindow(std::string_view window, WindowBlocks& set);
+  // Splits `window` into blocks and lets the other threads start on them.
+  void StartWindow(std::string_view window, WindowBlocks& set);
+  // Parses the started window's blocks no thread has taken yet, on the calling (reading) thread, then
+  // waits until the other threads' blocks are done too.
+  void FinishWindow();
+  // Takes blocks of the started window until none is left; `thread` names the parser to use.
+  // Returns how many it parsed.
+  size_t ParseBlocks(size_t thread, std::string_view window, WindowBlocks& set);
+  void Work(const std::stop_token& stop, size_t thread);
   // Which blocks' starts are confirmed, and what they cover.
   void Confirm(WindowBlocks& set);
 
   EventBlockOptions options_;
-  std::vector<KinetoEventParser> parsers_;  // one per block; one window is parsed at a time
+  std::vector<KinetoEventParser> parsers_;  // one per thread; [0] is the reading thread's
   WindowBlocks sets_[2];
   EventBlockStats stats_;
+
+  // The window being parsed, and the threads' hand-over. Guarded by mutex_, but for next_block_.
+  std::mutex mutex_;
+  std::condition_variable_any work_;  // a window was started, or the parser is going
+  std::condition_variable done_;      // a thread finished its part of the window
+  uint64_t window_number_ = 0;        // of the window started last: the other threads wait for a new one
+  bool window_open_ = false;          // from StartWindow until FinishWindow has seen every thread out
+  std::string_view window_;
+  WindowBlocks* set_ = nullptr;
+  std::atomic<size_t> next_block_{0};  // the next block no thread has taken
+  size_t blocks_parsed_ = 0;           // of the window, by all threads
+  size_t threads_inside_ = 0;          // other threads still inside ParseBlocks for it
+  std::vector<std::jthread> threads_;  // last: they stop (and are joined) before the rest goes
 };
 
 }  // namespace ampprof::kineto

@@ -119,10 +119,11 @@ class Importer {
       const EventBlockStats& stats = parallel->stats();
       base::LogInfo(
           "parallel import on {} threads: {} windows, {} blocks ({} dropped at a wrong split); CPU: blocks {:.3f} s "
-          "in all, {:.3f} s on the critical path (per window the slowest); on the reading thread, reading {:.3f} s "
-          "and records in file order {:.3f} s (beside the next window's blocks)",
+          "in all, {:.3f} s of it on the reading thread, which also read {:.3f} s and made the records in file "
+          "order {:.3f} s (while the other threads parsed the next window), and waited {:.3f} s for their last "
+          "blocks",
           options_.threads, stats.windows, stats.blocks, stats.guesses_dropped, stats.blocks_cpu_s,
-          stats.slowest_blocks_cpu_s, stats.read_cpu_s, stats.handle_cpu_s);
+          stats.reading_thread_blocks_cpu_s, stats.read_cpu_s, stats.handle_cpu_s, stats.wait_s);
     }
     Finish();
     return base::OkStatus();

@@ -39,26 +39,29 @@ ParsedEvent ParseEvent(KinetoEventParser& parser, std::string_view json) {
 
 std::string_view StringArena::Copy(std::string_view text) {
   if (text.empty()) return {};
-  if (text.size() > kChunk / 4) {  // a long one gets a chunk of its own, before the current one
+  if (text.size() > kChunk / 4) {  // a long one gets a chunk of its own
     std::unique_ptr<char[]> own(new char[text.size()]);  // not zeroed: it is written at once
     std::memcpy(own.get(), text.data(), text.size());
     const std::string_view copy(own.get(), text.size());
-    chunks_.insert(chunks_.empty() ? chunks_.end() : chunks_.end() - 1, std::move(own));
+    large_.push_back(std::move(own));
     return copy;
   }
-  if (kChunk - used_ < text.size()) {
+  if (chunks_.empty()) {
     chunks_.emplace_back(new char[kChunk]);
+    current_ = used_ = 0;
+  } else if (kChunk - used_ < text.size()) {  // on to the next chunk, a kept one if there is one
+    if (++current_ == chunks_.size()) chunks_.emplace_back(new char[kChunk]);
     used_ = 0;
   }
-  char* at = chunks_.back().get() + used_;
+  char* at = chunks_[current_].get() + used_;
   std::memcpy(at, text.data(), text.size());
   used_ += text.size();
   return {at, text.size()};
 }
 
 void StringArena::Clear() {
-  chunks_.clear();
-  used_ = kChunk;
+  large_.clear();
+  current_ = used_ = 0;
 }
 
 void KeepStrings(ParsedEvent& parsed, StringArena& arena) {

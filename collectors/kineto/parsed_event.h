@@ -37,7 +37,11 @@ struct ParsedEvent {
 
 ParsedEvent ParseEvent(KinetoEventParser& parser, std::string_view json);
 
-// Bump allocation for copies of strings that must outlive the parser's buffers; freed all at once.
+// Bump allocation for copies of strings that must outlive the parser's buffers; emptied all at once.
+// Clear() keeps the chunks for the next window's strings: freeing and allocating them again, window after
+// window, cost the parallel import a page fault per page (glibc hands freed chunks at the top of a
+// thread's heap back to the system) and malloc's arena lock, taken by the thread that parses a block and
+// the one that empties it.
 class StringArena {
  public:
   std::string_view Copy(std::string_view text);
@@ -45,8 +49,10 @@ class StringArena {
 
  private:
   static constexpr size_t kChunk = 64 << 10;
-  std::vector<std::unique_ptr<char[]>> chunks_;
-  size_t used_ = kChunk;  // in the last chunk; kChunk: none yet
+  std::vector<std::unique_ptr<char[]>> chunks_;  // of kChunk bytes, kept by Clear()
+  size_t current_ = 0;                           // the chunk being filled (when there are chunks)
+  size_t used_ = 0;                              // bytes of chunks_[current_] taken
+  std::vector<std::unique_ptr<char[]>> large_;   // strings over kChunk / 4, one each, freed by Clear()
 };
 
 // Points the strings the importer reads (name, process or thread name, sync kind, input shapes and
