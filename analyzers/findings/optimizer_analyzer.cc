@@ -173,7 +173,8 @@ std::vector<Finding> AnalyzeOptimizerSteps(const AnalysisInput& input) {
                                                                            Count("steps", doubled->steps_examined)})});
   finding.evidence.push_back({"GPU time of the second passes", Statement("{time}", {Duration("time", doubled->repeated_ns)})});
   if (!doubled->example.empty()) finding.examples.push_back(doubled->example);
-  LocationList locations;  // the steps that ran the optimizer twice
+  // The steps that ran the optimizer twice, inside the measured steps it examined.
+  LocationList locations(base::Interval{steps->measured().front().start, steps->measured().back().end});
   const int64_t device_id = input.account().Primary() != nullptr ? DeviceIdOf(input, *input.account().Primary()) : -1;
   for (const size_t step : doubled->doubled_steps) {
     locations.Add({steps->intervals[step], LocationKind::kStep, device_id, -1,

@@ -36,7 +36,7 @@ std::vector<Finding> AnalyzeSyncStall(const AnalysisInput& input) {
     std::map<std::string, Origin> by_origin;
     uint64_t syncs = 0;
     // The gaps the syncs left, each named by its sync: the idle time is where the cost is.
-    LocationList locations;
+    LocationList locations(gpu.window());
     const int64_t device_id = DeviceIdOf(input, gpu);
     for (const AccountedGap& gap : gpu.host_gaps) {
       if (gap.cause != GapCause::kHostSync) continue;
