@@ -180,7 +180,7 @@ std::vector<Finding> AnalyzeAlignment(const AnalysisInput& input) {
     uint64_t unaligned_kernels = 0;
     std::map<std::pair<DataType, uint8_t>, Variant> variants;  // by type and alignment
     KernelExamples examples;
-    LocationList locations;  // the longest of those kernels
+    LocationList locations(gpu.window());  // the longest of those kernels
     UnalignedOps ops(input);
     for (model::KernelRow kernel : KernelsInWindow(input, gpu)) {
       const KernelClass& k = input.ClassOf(kernel);

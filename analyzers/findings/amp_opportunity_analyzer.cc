@@ -22,6 +22,7 @@ constexpr double kWarningShare = 0.05;
 constexpr size_t kOps = 3;  // the ops named, by time
 
 struct Eligible {
+  explicit Eligible(base::Interval window) : locations(window) {}
   DurationNs simt_ns = 0;  // FP32 GEMMs and convolutions on CUDA cores (charged time)
   DurationNs tf32_ns = 0;  // TF32 GEMMs and convolutions on Tensor Cores
   uint64_t simt_kernels = 0;
@@ -36,7 +37,7 @@ Eligible MeasureEligible(const AnalysisInput& input, const DeviceAccount& gpu, b
   // Kernel time per bucket first, then each bucket's charged share of it (concurrent kernels count once).
   std::map<ComputeKey, DurationNs> simt;
   std::map<ComputeKey, DurationNs> tf32;
-  Eligible eligible;
+  Eligible eligible(gpu.window());
   for (model::KernelRow kernel : KernelsInWindow(input, gpu)) {
     const KernelClass& k = input.ClassOf(kernel);
     if (k.category != KernelCategory::kGemm && k.category != KernelCategory::kConvolution) continue;

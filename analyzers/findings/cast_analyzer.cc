@@ -42,7 +42,7 @@ std::vector<Finding> AnalyzeCasts(const AnalysisInput& input) {
     std::map<ComputeKey, base::DurationNs> cast_by_bucket;
     std::map<DataType, Group> by_type;  // by the low-precision side of the conversion
     KernelExamples examples;
-    LocationList locations;  // the longest of those kernels
+    LocationList locations(gpu.window());  // the longest of those kernels
     for (model::KernelRow kernel : KernelsInWindow(input, gpu)) {
       const KernelClass& k = input.ClassOf(kernel);
       if (k.category != KernelCategory::kCast) continue;

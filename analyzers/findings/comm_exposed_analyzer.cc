@@ -87,7 +87,7 @@ std::vector<Finding> AnalyzeCommunication(const AnalysisInput& input) {
           "    loss.backward()";
     }
     // The longest stretches with only communication running, named by the collective that led them.
-    LocationList locations;
+    LocationList locations(gpu.window());
     for (const ExposedStretch& stretch : gpu.longest_exposed) {
       const model::Stream& stream = input.model.stream(input.model.kernels().stream[stretch.kernel]);
       locations.Add({stretch.interval, LocationKind::kCommunication, finding.device_id, stream.stream_id,

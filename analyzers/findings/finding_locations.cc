@@ -1,5 +1,6 @@
 #include "analyzers/findings/finding_locations.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "analyzers/facts/kernel_name.h"
@@ -42,17 +43,34 @@ Location KernelLocation(const AnalysisInput& input, model::KernelRow kernel) {
   return location;
 }
 
+base::Interval ClippedTo(base::Interval interval, base::Interval window) {
+  const base::TimeNs start = std::max(interval.start, window.start);
+  const base::TimeNs end = std::min(interval.end, window.end);
+  return start < end ? base::Interval{start, end} : base::Interval{start, start};
+}
+
+base::Interval LocationList::Clip(base::Interval interval) const {
+  return window_ ? ClippedTo(interval, *window_) : interval;
+}
+
 void LocationList::Add(Location location) {
+  location.interval = Clip(location.interval);
   const base::DurationNs duration = location.interval.duration();
+  if (duration <= 0) return;  // nothing of it inside the window (or an empty place: nothing to draw)
   kept_.Add(duration, std::move(location));
 }
 
 void LocationList::AddKernel(const AnalysisInput& input, model::KernelRow kernel) {
-  if (!kept_.WouldKeep(input.model.kernels().duration(kernel))) {
+  const model::KernelTable& kernels = input.model.kernels();
+  const base::Interval inside = Clip({kernels.start[kernel], kernels.end[kernel]});
+  if (inside.duration() <= 0) return;
+  if (!kept_.WouldKeep(inside.duration())) {
     ++left_out_;
     return;
   }
-  Add(KernelLocation(input, kernel));
+  Location location = KernelLocation(input, kernel);
+  location.interval = inside;
+  kept_.Add(inside.duration(), std::move(location));
 }
 
 void LocationList::MoveInto(Finding& finding) && {

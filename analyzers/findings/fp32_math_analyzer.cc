@@ -25,6 +25,7 @@ constexpr double kWarningShare = 0.03;
 constexpr size_t kExamples = 3;
 
 struct CudaCoreTime {
+  explicit CudaCoreTime(base::Interval window) : locations(window) {}
   std::map<ComputeKey, DurationNs> kernel_ns;  // by bucket, inside the window
   uint64_t gemm_kernels = 0;
   uint64_t convolution_kernels = 0;
@@ -56,7 +57,7 @@ std::vector<Finding> AnalyzeFp32Math(const AnalysisInput& input) {
     // Only where the GPU has Tensor Cores to move to; tensor_cores.unavailable covers the others, and a
     // GPU the trace does not describe and that ran no Tensor-Core kernel is not assumed to have any.
     if (TensorCoresOf(device, DescribePrecision(input, device)) != TensorCoreSupport::kYes) continue;
-    CudaCoreTime counted;
+    CudaCoreTime counted(gpu.window());
     OpTally ops(input);
     LibraryCallTally calls(input);
     for (model::KernelRow kernel : KernelsInWindow(input, gpu)) {

@@ -45,7 +45,7 @@ std::vector<Finding> AnalyzeGroupedConvolutions(const AnalysisInput& input) {
     uint64_t other_grouped_kernels = 0;
     std::map<std::pair<KernelLibrary, DataType>, Group> by_library_and_type;
     KernelExamples examples;
-    LocationList locations;  // the longest of those kernels
+    LocationList locations(gpu.window());  // the longest of those kernels
     OpTally ops(input);  // the convolution ops (with their shapes: groups and channels) that fell back
     LibraryCallTally calls(input);  // the cuDNN calls behind them (groups and channels as cuDNN saw them)
     for (model::KernelRow kernel : KernelsInWindow(input, gpu)) {

@@ -120,7 +120,7 @@ std::vector<Finding> AnalyzeHostBound(const AnalysisInput& input) {
     const Fix fix = FixFor(fix_kind);
     finding.fix = fix.sentence;
     finding.fix_code = fix.code;
-    LocationList locations;
+    LocationList locations(gpu.window());
     for (const AccountedGap& gap : host_busy) {
       locations.Add({gap.interval, LocationKind::kIdleGap, finding.device_id, -1, "host busy with other work"});
     }

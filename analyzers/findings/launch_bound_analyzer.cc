@@ -119,7 +119,7 @@ std::vector<Finding> AnalyzeLaunchBound(const AnalysisInput& input) {
                                              Fraction("share", gpu.Share(gpu.total.idle[other]))})});
     }
     // The longest waits, which the account kept: where a timeline shows the GPU starved.
-    LocationList locations;
+    LocationList locations(gpu.window());
     for (const base::Interval& wait : gpu.longest_launch_waits) {
       locations.Add({wait, LocationKind::kLaunchWait, finding.device_id, -1, "waiting for the host to launch"});
     }

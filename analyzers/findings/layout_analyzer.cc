@@ -40,7 +40,7 @@ std::vector<Finding> AnalyzeLayout(const AnalysisInput& input) {
     uint64_t conversions = 0;
     uint64_t convolutions = 0;
     KernelExamples examples;
-    LocationList locations;  // the longest conversion kernels
+    LocationList locations(gpu.window());  // the longest conversion kernels
     // cuDNN launches its conversions from inside the convolution op that needs them, so the ops of the
     // conversion kernels are the convolutions surrounded by conversions.
     OpTally ops(input);

@@ -173,10 +173,16 @@ std::vector<Finding> AnalyzeOptimizerSteps(const AnalysisInput& input) {
                                                                            Count("steps", doubled->steps_examined)})});
   finding.evidence.push_back({"GPU time of the second passes", Statement("{time}", {Duration("time", doubled->repeated_ns)})});
   if (!doubled->example.empty()) finding.examples.push_back(doubled->example);
-  LocationList locations;  // the steps that ran the optimizer twice
-  const int64_t device_id = input.account().Primary() != nullptr ? DeviceIdOf(input, *input.account().Primary()) : -1;
+  // The steps that ran the optimizer twice, inside the measured steps it examined.
+  LocationList locations(base::Interval{steps->measured().front().start, steps->measured().back().end});
+  // The steps carry the finding's device, which is none: they are the trace's steps (host ranges, or
+  // the busiest GPU's kernels standing for every GPU), and the passes were counted over the kernels of
+  // every GPU, so neither the finding nor a step is one GPU's. (The Primary GPU only prices the
+  // saving.) A device on the step would have the exports name a GPU ("device" on the Chrome slice, in
+  // the JSON location) that the finding does not; a location names a GPU only where the place is on
+  // one, as a kernel, a gap or an autotuning burst is.
   for (const size_t step : doubled->doubled_steps) {
-    locations.Add({steps->intervals[step], LocationKind::kStep, device_id, -1,
+    locations.Add({steps->intervals[step], LocationKind::kStep, finding.device_id, -1,
                    "step " + std::to_string(step) + ": the optimizer ran twice"});
   }
   std::move(locations).MoveInto(finding);

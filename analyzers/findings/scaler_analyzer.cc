@@ -30,6 +30,7 @@ bool IsFusedOptimizer(std::string_view name) {
 }
 
 struct ScalerCost {
+  explicit ScalerCost(base::Interval window) : locations(window) {}
   uint64_t unscale_kernels = 0;
   DurationNs unscale_ns = 0;
   uint64_t update_kernels = 0;
@@ -65,7 +66,7 @@ ScalerCost MeasureScaler(const AnalysisInput& input, const DeviceAccount& gpu) {
   const base::Interval window = gpu.window();
   const model::TraceModel& model = input.model;
   const model::KernelTable& kernels = model.kernels();
-  ScalerCost cost;
+  ScalerCost cost(window);
   std::vector<TimeNs> unscale_launches;  // launch-call starts of the unscale kernels
   for (model::KernelRow kernel : KernelsInWindow(input, gpu)) {
     const KernelCategory category = input.ClassOf(kernel).category;

@@ -17,45 +17,40 @@ using base::DurationNs;
 constexpr double kWarningShare = 0.05;
 constexpr size_t kExamples = 3;
 
-struct Origin {
-  uint64_t count = 0;
-  DurationNs idle = 0;
-};
-
 }  // namespace
 
-std::vector<Finding> AnalyzeSyncStall(const AnalysisInput& input) {
+DrainingSyncs CountDrainingSyncs(const AnalysisInput& input, const DeviceAccount& gpu) {
   const model::TraceModel& model = input.model;
+  DrainingSyncs counted(gpu.window());
+  const int64_t device_id = DeviceIdOf(input, gpu);
+  for (const AccountedGap& gap : gpu.host_gaps) {
+    if (gap.cause != GapCause::kHostSync || !gap.draining_call.valid()) continue;
+    ++counted.syncs;
+    // Which call drained the queue, and from which op (tensor.item() shows up as aten::item).
+    const model::ApiCallRow call = gap.draining_call;
+    const model::RangeRow op =
+        model::InnermostRangeAt(model, model.api_calls().thread[call], model.api_calls().start[call]);
+    std::string origin(model.Text(model.api_calls().name[call]));
+    if (op.valid()) origin += " in " + std::string(model.RangeName(op));
+    SyncOrigin& entry = counted.by_origin[origin];
+    ++entry.count;
+    entry.idle += gap.interval.duration();
+    // The gap the sync left, named by it: the idle time is where the cost is.
+    counted.locations.Add({gap.interval, LocationKind::kHostSync, device_id, -1, "after " + origin});
+  }
+  return counted;
+}
+
+std::vector<Finding> AnalyzeSyncStall(const AnalysisInput& input) {
   const StepAccount& account = input.account();
   std::vector<Finding> findings;
   for (const DeviceAccount& gpu : account.devices) {
     const DurationNs idle = gpu.total.idle[GapCause::kHostSync];
     const double share = gpu.Share(idle);
     if (share < kWarningShare) continue;
-    // Which calls drained the queue, and from which op (tensor.item() shows up as aten::item).
-    std::map<std::string, Origin> by_origin;
-    uint64_t syncs = 0;
-    // The gaps the syncs left, each named by its sync: the idle time is where the cost is.
-    LocationList locations;
-    const int64_t device_id = DeviceIdOf(input, gpu);
-    for (const AccountedGap& gap : gpu.host_gaps) {
-      if (gap.cause != GapCause::kHostSync) continue;
-      if (!gap.draining_call.valid()) {
-        locations.Add({gap.interval, LocationKind::kHostSync, device_id, -1, "after a host synchronisation"});
-        continue;
-      }
-      ++syncs;
-      const model::ApiCallRow call = gap.draining_call;
-      const model::RangeRow op =
-          model::InnermostRangeAt(model, model.api_calls().thread[call], model.api_calls().start[call]);
-      std::string origin(model.Text(model.api_calls().name[call]));
-      if (op.valid()) origin += " in " + std::string(model.RangeName(op));
-      Origin& entry = by_origin[origin];
-      ++entry.count;
-      entry.idle += gap.interval.duration();
-      locations.Add({gap.interval, LocationKind::kHostSync, device_id, -1, "after " + origin});
-    }
-    std::vector<std::pair<std::string, Origin>> origins(by_origin.begin(), by_origin.end());
+    DrainingSyncs counted = CountDrainingSyncs(input, gpu);
+    const uint64_t syncs = counted.syncs;
+    std::vector<std::pair<std::string, SyncOrigin>> origins(counted.by_origin.begin(), counted.by_origin.end());
     std::stable_sort(origins.begin(), origins.end(), [](const auto& a, const auto& b) { return a.second.idle > b.second.idle; });
 
     Finding finding;
@@ -84,7 +79,7 @@ std::vector<Finding> AnalyzeSyncStall(const AnalysisInput& input) {
     for (size_t i = 0; i < origins.size() && i < kExamples; ++i) {
       finding.examples.push_back(origins[i].first + ": " + std::to_string(origins[i].second.count) + " times");
     }
-    std::move(locations).MoveInto(finding);
+    std::move(counted.locations).MoveInto(finding);
     findings.push_back(std::move(finding));
   }
   return findings;

@@ -89,8 +89,11 @@ struct Autotuning {
   size_t inside_window = 0;   // bursts that start inside the account's window
   DurationNs span_ns = 0;     // first trial start to last trial end, summed over bursts
   DurationNs inside_span_ns = 0;  // the same, over the bursts inside the window
-  LocationList locations;         // the bursts
-  LocationList inside_locations;  // the bursts inside the window: where a verdict about those points
+  // The bursts, wherever they are: the account leaves a leading burst out of its window, and a
+  // finding about that burst points outside the window.
+  LocationList locations = LocationList::Anywhere();
+  // The bursts inside the window, each clipped to its GPU's window: where a verdict about those points.
+  LocationList inside_locations = LocationList::Anywhere();
 };
 
 Autotuning CountAutotuning(const StepAccount& account, const AnalysisInput& input) {
@@ -104,7 +107,9 @@ Autotuning CountAutotuning(const StepAccount& account, const AnalysisInput& inpu
       if (gpu.window().Contains(burst.start)) {
         ++autotuning.inside_window;
         autotuning.inside_span_ns += burst.duration();
-        autotuning.inside_locations.Add(location);
+        Location inside = location;
+        inside.interval = ClippedTo(burst, gpu.window());
+        autotuning.inside_locations.Add(std::move(inside));
       }
     }
   }
@@ -262,8 +267,9 @@ std::vector<Finding> AnalyzeWarmup(const AnalysisInput& input) {
                                                                          Duration("time", only_ns)})});
     for (size_t i = 0; i < only.size() && i < kExamples; ++i) finding.examples.emplace_back(only[i].first);
   }
-  // The warm-up steps themselves: what a benchmark should leave out.
-  LocationList locations;
+  // The warm-up steps themselves: what a benchmark should leave out. They precede the account's
+  // window; this finding's window is theirs and the measured steps' together.
+  LocationList locations(base::Interval{gpu->warmup_periods.front().start, gpu->window().end});
   for (size_t i = 0; i < gpu->warmup_periods.size(); ++i) {
     locations.Add({gpu->warmup_periods[i], LocationKind::kStep, finding.device_id, -1,
                    "warm-up step " + std::to_string(i)});

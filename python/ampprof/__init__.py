@@ -17,12 +17,12 @@ The API runs the bundled `ampprof` executable (docs/python.md says why); AMPPROF
 
 from ._executable import AmpprofError
 from .analysis import KernelClass, analyze, classify
-from .report import Finding, Report, Saving, TraceReport
+from .report import Finding, Location, Report, Saving, TraceReport
 
 __version__ = "0.1.0"
 
-__all__ = ["AmpprofError", "Finding", "KernelClass", "Report", "Saving", "TraceReport", "analyze", "classify",
-           "torch"]
+__all__ = ["AmpprofError", "Finding", "KernelClass", "Location", "Report", "Saving", "TraceReport", "analyze",
+           "classify", "torch"]
 
 
 def __getattr__(name):

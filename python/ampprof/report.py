@@ -26,6 +26,29 @@ class Saving:
 
 
 @dataclass(frozen=True)
+class Location:
+    """One place in the trace a finding is about (the `location` object of the schema): a gap, a sync,
+    a kernel, a stretch of communication or a step, in the trace's clock, clipped to the window the
+    finding measured."""
+
+    start_ns: int
+    end_ns: int
+    kind: str              # "launch_wait", "host_sync", "idle_gap", "kernel", "communication", "step", "autotuning"
+    device: Optional[int]  # the GPU, or None when the place is not on one
+    stream: Optional[int]  # the CUDA stream, or None (gaps and steps are the whole device's)
+    label: str
+
+    @property
+    def duration_ns(self) -> int:
+        return self.end_ns - self.start_ns
+
+    @classmethod
+    def from_json(cls, value: Dict[str, Any]) -> "Location":
+        return cls(start_ns=value["start_ns"], end_ns=value["end_ns"], kind=value["kind"], device=value["device"],
+                   stream=value["stream"], label=value["label"])
+
+
+@dataclass(frozen=True)
 class Finding:
     """One problem found (the `finding` object of the schema)."""
 
@@ -43,6 +66,11 @@ class Finding:
     fix: Optional[str]
     fix_code: Optional[str]
     explain: str
+    # Where it shows in the trace, the longest first (at most 16; empty for a finding about the run as
+    # a whole), and how many more places it is about. Reports written before ampprof located findings
+    # have neither key: no locations, none left out.
+    locations: List[Location] = field(default_factory=list)
+    locations_left_out: int = 0
 
     @classmethod
     def from_json(cls, value: Dict[str, Any]) -> "Finding":
@@ -51,7 +79,9 @@ class Finding:
             verdict=value["verdict"], verdict_values=value["verdict_values"], saving_ns=value["saving_ns"],
             saving_fraction=value["saving_fraction"], saving=Saving(**value["saving"]),
             evidence=value["evidence"], examples=value["examples"], fix=value["fix"],
-            fix_code=value["fix_code"], explain=value["explain"])
+            fix_code=value["fix_code"], explain=value["explain"],
+            locations=[Location.from_json(location) for location in value.get("locations", [])],
+            locations_left_out=value.get("locations_left_out", 0))
 
 
 @dataclass(frozen=True)

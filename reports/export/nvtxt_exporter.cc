@@ -1,11 +1,14 @@
 #include "reports/export/nvtxt_exporter.h"
 
+#include <algorithm>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include "analyzers/findings/finding_catalog.h"
 #include "reports/export/diagnosis_timeline.h"
 
 // The NVTXT grammar, from NVIDIA's documentation (docs/formats/nvtxt.md cites each source):
@@ -70,6 +73,16 @@ std::string CommentText(std::string_view text) {
   return comment;
 }
 
+// The finding's locations by start (they are kept longest first): a file that reads forward in time.
+std::vector<const analyzers::Location*> InTimeOrder(const analyzers::Finding& finding) {
+  std::vector<const analyzers::Location*> by_start;
+  for (const analyzers::Location& location : finding.locations) by_start.push_back(&location);
+  std::stable_sort(by_start.begin(), by_start.end(), [](const auto* a, const auto* b) {
+    return a->interval.start < b->interval.start;
+  });
+  return by_start;
+}
+
 }  // namespace
 
 base::Status WriteNvtxt(const ExportInput& input, const NvtxtOptions& options, std::ostream& out) {
@@ -77,10 +90,10 @@ base::Status WriteNvtxt(const ExportInput& input, const NvtxtOptions& options, s
   const uint32_t tid = timeline.loop_thread.tid;
   fmt::print(out, "# ampprof's diagnosis of {}, as NVTX ranges for Nsight Systems.\n",
              CommentText(input.trace_path));
-  fmt::print(
-      out,
-      "# Category {}: the training steps ampprof found; category {}: its findings, each over {}.\n",
-      kStepCategory, kFindingCategory, timeline.window_description);
+  fmt::print(out,
+             "# Category {}: the training steps ampprof found; category {}: its findings, each at the "
+             "places it is about (the longest), or over {} when it has none.\n",
+             kStepCategory, kFindingCategory, timeline.window_description);
   if (options.time_base == NvtxtTimeBase::kRelative) {
     fmt::print(out,
                "# Timestamps are the Nsight Systems report's own (ns from its start). Merge with:\n"
@@ -103,8 +116,21 @@ base::Status WriteNvtxt(const ExportInput& input, const NvtxtOptions& options, s
   }
   if (!input.findings.empty()) fmt::print(out, "CategoryId = {}\n", kFindingCategory);
   for (const analyzers::Finding& finding : input.findings) {
-    fmt::print(out, "RangeStartEnd, {}, {}, {}, {}\n", timeline.window.start, timeline.window.end,
-               tid, MessageText("ampprof " + FindingLabel(finding)));
+    if (finding.locations.empty()) {  // about the run as a whole: the window is its place in time
+      fmt::print(out, "RangeStartEnd, {}, {}, {}, {}\n", timeline.window.start, timeline.window.end,
+                 tid, MessageText("ampprof " + FindingLabel(finding)));
+      continue;
+    }
+    // A range has no arguments to carry the verdict, so a comment does; each range names the finding
+    // and the place, as the Chrome export's slices do.
+    fmt::print(out, "# {} ({} of {} places, the longest)\n", CommentText(FindingLabel(finding)),
+               finding.locations.size(), finding.locations.size() + finding.locations_left_out);
+    for (const analyzers::Location* location : InTimeOrder(finding)) {
+      fmt::print(out, "RangeStartEnd, {}, {}, {}, {}\n", location->interval.start,
+                 location->interval.end, tid,
+                 MessageText(fmt::format("ampprof {} {}", analyzers::SeverityName(finding.severity),
+                                         LocationLabel(finding, *location))));
+    }
   }
   out.flush();
   if (!out) return base::IoError("cannot write the NVTXT file");

@@ -18,8 +18,12 @@
 //   TimeBase = Relative
 //   RangeStartEnd, 1200000, 2018000, 4243, "ampprof step 1"
 //   CategoryId = 2
-//   RangeStartEnd, 1200000, 82900000, 4243, "ampprof warning gpu.launch_bound: GPU 0 is idle ..."
-// Steps are category 1, findings category 2; all on the thread that launched the most GPU work.
+//   # warning gpu.launch_bound: GPU 0 is idle ... (16 of 7624 places, the longest)
+//   RangeStartEnd, 1310000, 1318000, 4243, "ampprof warning gpu.launch_bound: waiting for the host ..."
+//   RangeStartEnd, 1200000, 82900000, 4243, "ampprof info tensor_cores.unavailable: ..."
+// Steps are category 1, findings category 2; all on the thread that launched the most GPU work. A
+// finding is drawn at its locations (finding_locations.h), one range each, in time order; one with
+// none (about the run as a whole) over the analysed window.
 // Only the diagnosis is written: the trace's own kernels and ranges are in the report already.
 
 #include <ostream>

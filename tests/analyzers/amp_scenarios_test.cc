@@ -175,11 +175,15 @@ TEST(OptimizerAnalyzer, FlagsTheDoubleStepFromKernels) {
   EXPECT_EQ(EvidenceText(findings[0], "seen in"), "optimizer kernels per step");
   EXPECT_EQ(EvidenceText(findings[0], "steps with two identical optimizer passes"), "10 of 10 measured");
   EXPECT_EQ(findings[0].saving.ns, 30'000);
-  // Located at the steps that ran it twice: all ten.
+  // Located at the steps that ran it twice: all ten. The finding is about the run, not one GPU, and so
+  // are its steps: no device on either, though the trace has one GPU.
   const Steps& steps = *loop.input().steps();
+  EXPECT_EQ(findings[0].device_id, -1);
   ASSERT_EQ(findings[0].locations.size(), 10u);
   for (const Location& location : findings[0].locations) {
     EXPECT_EQ(location.kind, LocationKind::kStep);
+    EXPECT_EQ(location.device_id, findings[0].device_id);
+    EXPECT_EQ(location.stream_id, -1);
     const size_t step = std::stoul(location.label.substr(5));  // "step N: the optimizer ran twice"
     EXPECT_EQ(location.label, "step " + std::to_string(step) + ": the optimizer ran twice");
     EXPECT_EQ(location.interval, steps.intervals.at(step));

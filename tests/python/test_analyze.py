@@ -29,6 +29,24 @@ class AnalyzeTest(TraceTestCase):
             self.assertEqual(finding.explain, f"ampprof explain {finding.id}")
         self.assertEqual([f.id for f in report.findings], [f.id for f in trace.findings])
 
+    def test_findings_carry_their_locations(self):
+        (trace,) = ampprof.analyze(self.amp_trace).reports
+        located = [f for f in trace.findings if f.locations]
+        self.assertGreater(len(located), 0, "the synthetic AMP loop's findings point at gaps or kernels")
+        for finding, raw in zip(trace.findings, trace.json["findings"]):
+            self.assertEqual(len(finding.locations), len(raw["locations"]))
+            self.assertEqual(finding.locations_left_out, raw["locations_left_out"])
+            self.assertLessEqual(len(finding.locations), 16)
+            for location, raw_location in zip(finding.locations, raw["locations"]):
+                self.assertIsInstance(location, ampprof.Location)
+                self.assertEqual((location.start_ns, location.end_ns, location.kind, location.device,
+                                  location.stream, location.label),
+                                 (raw_location["start_ns"], raw_location["end_ns"], raw_location["kind"],
+                                  raw_location["device"], raw_location["stream"], raw_location["label"]))
+            # The longest first.
+            durations = [location.duration_ns for location in finding.locations]
+            self.assertEqual(durations, sorted(durations, reverse=True))
+
     def test_steps_account_and_kernels(self):
         (trace,) = ampprof.analyze(self.amp_trace).reports
         self.assertIsNotNone(trace.steps)
@@ -70,6 +88,37 @@ class AnalyzeTest(TraceTestCase):
             ampprof.analyze([])
         with self.assertRaises(ValueError):
             ampprof.analyze("--help")
+
+
+class FindingFromJsonTest(unittest.TestCase):
+    """The reading of one finding object, without the executable."""
+
+    FINDING = {
+        "id": "gpu.sync_stall", "severity": "warning", "title": "t", "device_id": 0, "verdict": "v",
+        "verdict_values": {}, "saving_ns": 5, "saving_fraction": 0.1,
+        "saving": {"low_ns": 5, "high_ns": 5, "low_fraction": 0.1, "high_fraction": 0.1, "basis": "b"},
+        "evidence": [], "examples": [], "fix": None, "fix_code": None, "explain": "ampprof explain gpu.sync_stall",
+    }
+
+    def test_reads_the_locations_and_the_count_left_out(self):
+        value = dict(self.FINDING, locations=[
+            {"start_ns": 1000, "end_ns": 3500, "kind": "host_sync", "device": 0, "stream": None,
+             "label": "after cudaStreamSynchronize"},
+            {"start_ns": 9000, "end_ns": 9700, "kind": "kernel", "device": 0, "stream": 7, "label": "sgemm"},
+        ], locations_left_out=12)
+        finding = ampprof.Finding.from_json(value)
+        self.assertEqual(finding.locations, [
+            ampprof.Location(start_ns=1000, end_ns=3500, kind="host_sync", device=0, stream=None,
+                             label="after cudaStreamSynchronize"),
+            ampprof.Location(start_ns=9000, end_ns=9700, kind="kernel", device=0, stream=7, label="sgemm"),
+        ])
+        self.assertEqual(finding.locations[0].duration_ns, 2500)
+        self.assertEqual(finding.locations_left_out, 12)
+
+    def test_a_report_without_locations_has_none(self):
+        finding = ampprof.Finding.from_json(self.FINDING)
+        self.assertEqual(finding.locations, [])
+        self.assertEqual(finding.locations_left_out, 0)
 
 
 class ClassifyTest(unittest.TestCase):

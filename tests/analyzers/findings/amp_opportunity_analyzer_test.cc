@@ -1,9 +1,13 @@
 #include "analyzers/findings/amp_opportunity_analyzer.h"
 
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include "analyzers/facts/throughput.h"
+#include "src/model/model_builder.h"
 #include "tests/analyzers/synthetic_run.h"
+#include "tests/testing/record_builder.h"
 
 namespace ampprof::analyzers {
 namespace {
@@ -51,6 +55,37 @@ TEST(AmpOpportunity, LocatesTheKernelsThatWouldMove) {
   EXPECT_EQ(locations[0].label, std::string(kFp32SimtGemm));
   EXPECT_EQ(locations[0].stream_id, 7);
   EXPECT_EQ(findings[0].locations_left_out, 0u);
+}
+
+TEST(AmpOpportunity, LocatesAKernelThatRunsPastTheWindowOnlyInsideIt) {
+  // Five ProfilerStep ranges 400 us apart, each launching an FP32 GEMM (100 us) and a fill; the last
+  // step's fill runs until 2,000 us, after its range ended at 1,900 us, which ends the window. At
+  // 1,910 us the host launches one more FP32 GEMM, on stream 13, outside any step: it starts at
+  // 1,920 us, inside the window, and runs 1 ms past its end.
+  model::ModelBuilder builder;
+  ampprof::testing::RecordBuilder b(builder);
+  b.Device(kA100.device_id, kA100.name, kA100.major, kA100.minor);
+  for (int step = 0; step < 5; ++step) {
+    const base::TimeNs t = step * 400'000;
+    b.Range("ProfilerStep#" + std::to_string(step), t, t + 300'000, records::RangeCategory::kUserAnnotation);
+    b.Launch(kFp32SimtGemm, {t + 1'000, t + 6'000}, {t + 10'000, t + 110'000});
+    b.Launch(kFill, {t + 7'000, t + 12'000}, {t + 110'000, t + (step == 4 ? 400'000 : 210'000)});
+  }
+  b.stream = 13;
+  b.Launch(kFp32SimtGemm, {1'910'000, 1'915'000}, {1'920'000, 2'920'000});
+  const SyntheticRun run{std::move(builder).Build(), nullptr};
+  ASSERT_EQ(run.input().account().Primary()->window(), (base::Interval{0, 2'000'000}));
+  const std::vector<Finding> findings = AnalyzeAmpOpportunity(run.input());
+  ASSERT_EQ(findings.size(), 1u);
+  const std::vector<Location>& locations = findings[0].locations;
+  ASSERT_EQ(locations.size(), 6u) << "the five GEMMs of the steps and the one after them";
+  // 80 us of it lie inside the window: ranked after the steps' 100 us GEMMs, and drawn only there.
+  EXPECT_EQ(locations.back().stream_id, 13);
+  EXPECT_EQ(locations.back().interval, (base::Interval{1'920'000, 2'000'000}));
+  for (const Location& location : locations) {
+    EXPECT_GE(location.interval.start, 0);
+    EXPECT_LE(location.interval.end, 2'000'000);
+  }
 }
 
 TEST(AmpOpportunity, AVoltaRunGetsFp16WithAGradScaler) {

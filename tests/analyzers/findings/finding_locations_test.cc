@@ -54,8 +54,8 @@ TEST(LongestKept, KeepsNothingWithNoCapacity) {
 }
 
 TEST(LocationList, KeepsTheLongestAndCountsTheOthersWithTheFactsOwn) {
-  LocationList list;
-  for (int i = 0; i < 20; ++i) list.Add(At(i * 100, i * 100 + i, "gap " + std::to_string(i)));
+  LocationList list(base::Interval{0, 10'000});
+  for (int i = 0; i < 20; ++i) list.Add(At(i * 100, i * 100 + i + 1, "gap " + std::to_string(i)));
   list.CountLeftOut(5);  // left out before the finding saw them (the step account's bounded lists)
   Finding finding;
   std::move(list).MoveInto(finding);
@@ -109,7 +109,7 @@ TEST(LocationList, CountsTheKernelsItDoesNotKeep) {
   for (int i = 0; i < 20; ++i) b.Kernel("ampere_sgemm_128x64_nn", i * 1'000, i * 1'000 + 100 + i);
   const model::TraceModel model = std::move(builder).Build();
   const AnalysisInput input(model);
-  LocationList list;
+  LocationList list(base::Interval{0, 20'000});
   for (uint32_t i = 0; i < 20; ++i) list.AddKernel(input, model::KernelRow(i));
   Finding finding;
   std::move(list).MoveInto(finding);
@@ -117,6 +117,57 @@ TEST(LocationList, CountsTheKernelsItDoesNotKeep) {
   EXPECT_EQ(finding.locations_left_out, 4u);
   EXPECT_EQ(finding.locations.front().interval, (base::Interval{19'000, 19'119}));
   EXPECT_EQ(finding.locations.back().interval, (base::Interval{4'000, 4'104}));
+}
+
+TEST(LocationList, ClipsEveryPlaceToTheWindowAndDropsThoseOutsideIt) {
+  LocationList list(base::Interval{1'000, 5'000});
+  list.Add(At(500, 1'500, "straddles the start"));
+  list.Add(At(4'000, 9'000, "straddles the end"));
+  list.Add(At(6'000, 7'000, "after the window"));
+  list.Add(At(0, 1'000, "ends where the window starts"));
+  Finding finding;
+  std::move(list).MoveInto(finding);
+  ASSERT_EQ(finding.locations.size(), 2u);
+  // Ranked by their time inside the window: 1,000 ns of the second, 500 of the first.
+  EXPECT_EQ(finding.locations[0].label, "straddles the end");
+  EXPECT_EQ(finding.locations[0].interval, (base::Interval{4'000, 5'000}));
+  EXPECT_EQ(finding.locations[1].interval, (base::Interval{1'000, 1'500}));
+  EXPECT_EQ(finding.locations_left_out, 0u) << "a place outside the window is none of the finding's";
+}
+
+TEST(LocationList, RanksAKernelByItsTimeInsideTheWindow) {
+  model::ModelBuilder builder;
+  ampprof::testing::RecordBuilder b(builder);
+  b.Kernel("ampere_sgemm_128x64_nn", 1'000, 3'000);   // 2,000 ns, all inside
+  b.Kernel("ampere_sgemm_128x64_nn", 9'000, 20'000);  // 11,000 ns, 1,000 of them inside
+  b.Kernel("ampere_sgemm_128x64_nn", 10'000, 12'000); // after the window
+  const model::TraceModel model = std::move(builder).Build();
+  const AnalysisInput input(model);
+  LocationList list(base::Interval{0, 10'000});
+  for (uint32_t i = 0; i < 3; ++i) list.AddKernel(input, model::KernelRow(i));
+  Finding finding;
+  std::move(list).MoveInto(finding);
+  ASSERT_EQ(finding.locations.size(), 2u);
+  EXPECT_EQ(finding.locations[0].interval, (base::Interval{1'000, 3'000}));
+  EXPECT_EQ(finding.locations[1].interval, (base::Interval{9'000, 10'000}));
+  EXPECT_EQ(finding.locations[1].label, "ampere_sgemm_128x64_nn");
+  EXPECT_EQ(finding.locations_left_out, 0u);
+}
+
+TEST(LocationList, AnywhereKeepsPlacesWhole) {
+  LocationList list = LocationList::Anywhere();
+  list.Add(At(-5'000, 9'000, "a warm-up burst"));
+  Finding finding;
+  std::move(list).MoveInto(finding);
+  ASSERT_EQ(finding.locations.size(), 1u);
+  EXPECT_EQ(finding.locations[0].interval, (base::Interval{-5'000, 9'000}));
+}
+
+TEST(ClippedTo, IsTheOverlapOrEmpty) {
+  EXPECT_EQ(ClippedTo({0, 10}, {5, 20}), (base::Interval{5, 10}));
+  EXPECT_EQ(ClippedTo({0, 10}, {2, 3}), (base::Interval{2, 3}));
+  EXPECT_EQ(ClippedTo({0, 10}, {20, 30}).duration(), 0);
+  EXPECT_EQ(ClippedTo({20, 30}, {0, 10}).duration(), 0) << "never negative";
 }
 
 TEST(LocationKindKey, IsStableForScripts) {

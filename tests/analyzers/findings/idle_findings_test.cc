@@ -269,6 +269,33 @@ TEST(SyncStall, LocatesTheGapsAfterEachSync) {
   }
 }
 
+TEST(SyncStall, LocatesOnlyTheGapsItCountsThoseADrainingCallLeft) {
+  model::ModelBuilder builder;
+  RecordBuilder b(builder);
+  StepsWithItem(b, 6);
+  const Analyzed analyzed = Analyze(std::move(builder));
+  // The account names the draining call of each sync gap it finds; one without a call (an account
+  // doctored here) is no sync's gap: the finding neither counts it among the syncs nor points at it.
+  DeviceAccount gpu = analyzed.input->account().devices.at(0);
+  ASSERT_EQ(gpu.host_gaps.size(), 5u);
+  AccountedGap unexplained;
+  unexplained.interval = {100'000, 600'000};  // longer than the real ones: it would be kept first
+  unexplained.cause = GapCause::kHostSync;
+  gpu.host_gaps.insert(gpu.host_gaps.begin(), unexplained);
+  DrainingSyncs counted = CountDrainingSyncs(*analyzed.input, gpu);
+  EXPECT_EQ(counted.syncs, 5u);
+  ASSERT_EQ(counted.by_origin.size(), 1u);
+  EXPECT_EQ(counted.by_origin.begin()->second.count, 5u);
+  Finding finding;
+  std::move(counted.locations).MoveInto(finding);
+  ASSERT_EQ(finding.locations.size(), 5u) << "one per sync counted";
+  EXPECT_EQ(finding.locations_left_out, 0u);
+  for (const Location& location : finding.locations) {
+    EXPECT_EQ(location.label, "after cudaMemcpyAsync in aten::item");
+    EXPECT_EQ(location.interval.duration(), 202'000);
+  }
+}
+
 TEST(SyncStall, CountsSyncsOverTheWindowWhenTheTraceHasNoSteps) {
   model::ModelBuilder builder;
   RecordBuilder b(builder);

@@ -166,6 +166,7 @@ TEST(NvtxtExporter, WritesTheStepsThenTheFindingsOnTheLaunchingThread) {
     EXPECT_EQ(range.variables.at("CategoryId"), "1");
     EXPECT_EQ(range.variables.at("TimeBase"), "Relative");
   }
+  // The test finding has no locations: drawn over the window, the measured steps.
   const NvtxtRange& finding = file.ranges[4];
   EXPECT_EQ(finding.variables.at("CategoryId"), "2");
   EXPECT_EQ(finding.message,
@@ -173,6 +174,36 @@ TEST(NvtxtExporter, WritesTheStepsThenTheFindingsOnTheLaunchingThread) {
             "host to launch 'kernels'");
   EXPECT_EQ(finding.start, kTestOrigin);
   EXPECT_EQ(finding.end, kTestOrigin + 3 * kTestStepNs + 90'000);
+}
+
+TEST(NvtxtExporter, DrawsAFindingAtItsLocationsInTimeOrder) {
+  ExportTestTrace trace;
+  analyzers::Finding& finding = trace.findings[0];
+  // Two launch waits, kept longest first as the analyzers keep them, and 5 more not kept.
+  finding.locations = {
+      {{kTestOrigin + 2 * kTestStepNs + 45'000, kTestOrigin + 3 * kTestStepNs + 9'000},
+       analyzers::LocationKind::kLaunchWait, 0, -1, "waiting for the host to launch"},
+      {{kTestOrigin + 40'007, kTestOrigin + 41'000}, analyzers::LocationKind::kLaunchWait, 0, -1,
+       "waiting for the host to launch"}};
+  finding.locations_left_out = 5;
+  const std::string text = Export(trace.input(), NvtxtTimeBase::kRelative);
+  const NvtxtFile file = ReadNvtxt(text);
+  EXPECT_THAT(file.violations, IsEmpty()) << text;
+  ASSERT_EQ(file.ranges.size(), 4u + 2u) << "the four steps, then one range per location" << text;
+  const NvtxtRange& first = file.ranges[4];
+  const NvtxtRange& second = file.ranges[5];
+  EXPECT_EQ(first.start, kTestOrigin + 40'007) << "in time order, not longest first";
+  EXPECT_EQ(first.end, kTestOrigin + 41'000);
+  EXPECT_EQ(second.start, kTestOrigin + 2 * kTestStepNs + 45'000);
+  EXPECT_EQ(second.end, kTestOrigin + 3 * kTestStepNs + 9'000);
+  for (const NvtxtRange* range : {&first, &second}) {
+    EXPECT_EQ(range->message, "ampprof warning gpu.launch_bound: waiting for the host to launch");
+    EXPECT_EQ(range->variables.at("CategoryId"), "2");
+    EXPECT_EQ(range->thread, 101);
+  }
+  // The verdict, which a range cannot carry, and the count of places, in a comment before them.
+  EXPECT_THAT(text, HasSubstr("\n# warning gpu.launch_bound: GPU 0 is idle 60.1% of the time waiting "
+                              "for the host to launch \"kernels\" (2 of 7 places, the longest)\n"));
 }
 
 TEST(NvtxtExporter, TraceClockTimeBaseIsManual) {
