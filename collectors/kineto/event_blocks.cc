@@ -5,9 +5,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <system_error>
 #include <thread>
+#include <utility>
 
 #include "collectors/kineto/json_scan.h"
+#include "src/base/logging.h"
 
 namespace ampprof::kineto {
 namespace {
@@ -59,22 +62,23 @@ void ParseEventBlock(std::string_view text, size_t begin, size_t limit, KinetoEv
                      EventBlock& block) {
   block.events.clear();
   block.strings.Clear();
-  block.scanned = 0;
   block.reached_limit = false;
+  // Counted in locals and stored once: blocks next to each other in the window's vector are parsed
+  // at the same time, and their ends share a cache line with the neighbour's start.
+  uint64_t scanned = 0;
   size_t at = begin;
   for (;;) {
     // Commas and blanks between events are skipped as JsonEventStream skips them (it takes ",," too).
     at = SkipSeparators(text, at);
-    block.stop = at;
     if (at >= limit) {
       block.reached_limit = true;
-      return;
+      break;
     }
-    if (text[at] != '{') return;  // the end of the array, or not an event: the stream's to read
+    if (text[at] != '{') break;  // the end of the array, or not an event: the stream's to read
     const size_t end = EndOfContainer(text, at);
-    if (end == std::string_view::npos || end - at > JsonEventStream::kMaxValueBytes) return;
+    if (end == std::string_view::npos || end - at > JsonEventStream::kMaxValueBytes) break;
     ParsedEvent event = ParseEvent(parser, text.substr(at, end - at));
-    ++block.scanned;
+    ++scanned;
     if (event.outcome != ParsedEvent::Outcome::kSkipped) {
       KeepStrings(event, block.strings);  // before the parser's buffers, which the views point into, go
       block.events.push_back(event);
@@ -82,6 +86,8 @@ void ParseEventBlock(std::string_view text, size_t begin, size_t limit, KinetoEv
     parser.ReleaseLargeBuffers();
     at = end;
   }
+  block.stop = at;
+  block.scanned = scanned;
 }
 
 size_t FindLikelyEventStart(std::string_view text, size_t from, size_t to) {
@@ -101,18 +107,28 @@ size_t FindLikelyEventStart(std::string_view text, size_t from, size_t to) {
 }
 
 ParallelEventParser::ParallelEventParser(const EventBlockOptions& options)
-    : options_(options), parsers_(std::max(1u, options.threads)) {
+    : options_(options),
+      // A thread beyond the blocks a window can have would only be woken and waited for.
+      parsers_(std::clamp<size_t>(options.threads, 1,
+                                  std::max<size_t>(1, options.window_bytes / std::max<size_t>(options.min_block_bytes, 1)))) {
   threads_.reserve(parsers_.size() - 1);
-  for (size_t thread = 1; thread < parsers_.size(); ++thread) {
-    threads_.emplace_back([this, thread](const std::stop_token& stop) { Work(stop, thread); });
+  for (size_t parser_index = 1; parser_index < parsers_.size(); ++parser_index) {
+    try {
+      threads_.emplace_back([this, parser_index](const std::stop_token& stop) { Work(stop, parser_index); });
+    } catch (const std::system_error& error) {
+      // Out of threads (a container's limit, say): the blocks are taken by the threads there are.
+      base::LogWarning("parallel import: {} of {} threads started ({})", threads_.size() + 1, parsers_.size(),
+                       error.what());
+      break;
+    }
   }
 }
 
 // threads_ is destroyed first: each thread is asked to stop, woken, and joined.
 ParallelEventParser::~ParallelEventParser() = default;
 
-void ParallelEventParser::Work(const std::stop_token& stop, size_t thread) {
-  uint64_t seen = 0;
+void ParallelEventParser::Work(const std::stop_token& stop, size_t parser_index) {
+  uint64_t last_window_entered = 0;
   for (;;) {
     std::string_view window;
     WindowBlocks* set = nullptr;
@@ -121,33 +137,37 @@ void ParallelEventParser::Work(const std::stop_token& stop, size_t thread) {
       // Only while the window is open: a thread that wakes after the reading thread has finished the
       // window must not enter it, or it could take a block of the next one (next_block_ is reset for
       // it) and parse it out of the old window into the old set.
-      if (!work_.wait(lock, stop, [&] { return window_open_ && window_number_ != seen; })) return;  // stop requested
-      seen = window_number_;
+      if (!work_.wait(lock, stop, [&] { return window_open_ && window_number_ != last_window_entered; })) {
+        return;  // stop requested
+      }
+      last_window_entered = window_number_;
       window = window_;
       set = set_;
       ++threads_inside_;  // the window stays until this thread is out (FinishWindow waits for it)
     }
-    const size_t parsed = ParseBlocks(thread, window, *set);
+    std::exception_ptr error;
+    try {
+      ParseBlocks(parser_index, window, *set);
+    } catch (...) {  // out of memory: for the reading thread to throw, not std::terminate here
+      error = std::current_exception();
+    }
     {
       const std::lock_guard lock(mutex_);
-      blocks_parsed_ += parsed;
+      if (error && !thread_error_) thread_error_ = error;
       --threads_inside_;
     }
     done_.notify_one();
   }
 }
 
-size_t ParallelEventParser::ParseBlocks(size_t thread, std::string_view window, WindowBlocks& set) {
+void ParallelEventParser::ParseBlocks(size_t parser_index, std::string_view window, WindowBlocks& set) {
   const size_t count = set.starts.size();
-  size_t parsed = 0;
   for (size_t k = next_block_.fetch_add(1); k < count; k = next_block_.fetch_add(1)) {
     const double start = ThreadCpuSeconds();
     const size_t limit = k + 1 < count ? set.starts[k + 1] : window.size();
-    ParseEventBlock(window, set.starts[k], limit, parsers_[thread], set.blocks[k]);
+    ParseEventBlock(window, set.starts[k], limit, parsers_[parser_index], set.blocks[k]);
     set.blocks[k].cpu_s = ThreadCpuSeconds() - start;
-    ++parsed;
   }
-  return parsed;
 }
 
 void ParallelEventParser::StartWindow(std::string_view window, WindowBlocks& set) {
@@ -170,7 +190,6 @@ void ParallelEventParser::StartWindow(std::string_view window, WindowBlocks& set
     const std::lock_guard lock(mutex_);
     window_ = window;
     set_ = &set;
-    blocks_parsed_ = 0;
     next_block_.store(0);
     ++window_number_;
     window_open_ = true;
@@ -181,21 +200,31 @@ void ParallelEventParser::StartWindow(std::string_view window, WindowBlocks& set
 void ParallelEventParser::FinishWindow() {
   WindowBlocks& set = *set_;
   const double start = ThreadCpuSeconds();
-  const size_t parsed_here = ParseBlocks(0, window_, set);
+  ParseBlocks(0, window_, set);
   stats_.reading_thread_blocks_cpu_s += ThreadCpuSeconds() - start;
   const auto wait_start = std::chrono::steady_clock::now();
+  std::exception_ptr error;
   {
     std::unique_lock lock(mutex_);
-    blocks_parsed_ += parsed_here;
-    // Every block parsed, and no thread still inside: one that woke late for this window has taken
-    // nothing (next_block_ is past the end) but must be out before the next window resets it.
-    done_.wait(lock, [&] { return blocks_parsed_ == set.starts.size() && threads_inside_ == 0; });
+    // No block is left to take; a thread that took one is inside until it is parsed. One that woke
+    // late for this window takes nothing, but must be out before the next window resets next_block_.
+    done_.wait(lock, [&] { return threads_inside_ == 0; });
     window_open_ = false;  // under the same lock: no thread enters it from here on
+    error = std::exchange(thread_error_, nullptr);
   }
+  if (error) std::rethrow_exception(error);
   stats_.wait_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - wait_start).count();
   ++stats_.windows;
   stats_.blocks += set.starts.size();
   for (size_t k = 0; k < set.starts.size(); ++k) stats_.blocks_cpu_s += set.blocks[k].cpu_s;
+}
+
+void ParallelEventParser::AbandonWindow() {
+  next_block_.store(kNoBlockLeft);  // the threads inside take no further block
+  std::unique_lock lock(mutex_);
+  done_.wait(lock, [&] { return threads_inside_ == 0; });
+  window_open_ = false;
+  thread_error_ = nullptr;
 }
 
 void ParallelEventParser::Confirm(WindowBlocks& set) {
@@ -217,6 +246,19 @@ void ParallelEventParser::Confirm(WindowBlocks& set) {
 }
 
 bool ParallelEventParser::Parse(JsonEventStream& stream, const std::function<void(const ParsedEvent&)>& handle) {
+  try {
+    return ParseWindows(stream, handle);
+  } catch (...) {
+    // handle() threw (or memory ran out) while the other threads may be parsing the next window out of
+    // the stream's buffer: they must be out of it before the caller can let the stream go, and out of
+    // the window before this parser starts another.
+    AbandonWindow();
+    throw;
+  }
+}
+
+bool ParallelEventParser::ParseWindows(JsonEventStream& stream,
+                                       const std::function<void(const ParsedEvent&)>& handle) {
   // The stream may hold more than a window; what follows the window is the padding simdjson needs.
   const auto next_window = [&] {
     const double start = ThreadCpuSeconds();

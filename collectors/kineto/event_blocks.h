@@ -2,8 +2,8 @@
 #define AMPPROF_COLLECTORS_KINETO_EVENT_BLOCKS_H_
 
 // The parallel part of the Kineto import: the traceEvents array, read a window at a time, split into
-// blocks at event boundaries, each block's events found and parsed (simdjson) on a thread of its own,
-// and the parsed events handed on in file order, so that what the importer builds from them is what the
+// blocks at event boundaries, each block's events found and parsed (simdjson) by whichever thread takes
+// the block, and the parsed events handed on in file order, so that what the importer builds from them is what the
 // one-thread import builds.
 //
 //   ParallelEventParser parallel({.threads = 8});
@@ -39,6 +39,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <stop_token>
@@ -52,7 +53,9 @@
 namespace ampprof::kineto {
 
 struct EventBlockOptions {
-  unsigned threads = 1;                // 1: no blocks, the one-thread import
+  // Threads that parse: the calling (reading) thread and threads - 1 more, at most one per block a
+  // window can have. The importer makes no ParallelEventParser for 1: its one-thread import is simpler.
+  unsigned threads = 1;
   size_t window_bytes = size_t{4} << 20;  // JSON text read and split at a time
   size_t min_block_bytes = 128 << 10;  // a window splits into fewer blocks below this
 };
@@ -82,7 +85,7 @@ size_t FindLikelyEventStart(std::string_view text, size_t from, size_t to);
 struct EventBlockStats {
   uint64_t windows = 0;
   uint64_t blocks = 0;
-  uint64_t guesses_dropped = 0;  // blocks dropped because the block before did not end at their start
+  uint64_t guesses_dropped = 0;  // wrong splits: a block before did not end where the next one started
   double blocks_cpu_s = 0;       // scanning and parsing, all blocks
   double reading_thread_blocks_cpu_s = 0;  // the part of it the reading thread took
   double handle_cpu_s = 0;       // handing events on in file order (making records), the reading thread
@@ -101,6 +104,8 @@ class ParallelEventParser {
 
   // Reads events from `stream` (between_events()) window by window, handing each one that is not
   // skipped to `handle` in file order, until a window makes no progress. False if none was read.
+  // What `handle` (or a thread, out of memory) throws passes on once no thread reads the stream's
+  // buffer any more, so the caller may let the stream go; the parser may be used again.
   bool Parse(JsonEventStream& stream, const std::function<void(const ParsedEvent&)>& handle);
 
  private:
@@ -116,12 +121,16 @@ class ParallelEventParser {
   // Splits `window` into blocks and lets the other threads start on them.
   void StartWindow(std::string_view window, WindowBlocks& set);
   // Parses the started window's blocks no thread has taken yet, on the calling (reading) thread, then
-  // waits until the other threads' blocks are done too.
+  // waits until the other threads' blocks are done too; rethrows what one of them threw.
   void FinishWindow();
-  // Takes blocks of the started window until none is left; `thread` names the parser to use.
-  // Returns how many it parsed.
-  size_t ParseBlocks(size_t thread, std::string_view window, WindowBlocks& set);
-  void Work(const std::stop_token& stop, size_t thread);
+  // Leaves the started window unfinished: no thread takes another block of it, and it returns once
+  // every thread is out of it. For an exception while a window is open (see Parse).
+  void AbandonWindow();
+  // Takes blocks of the started window until none is left, parsing with parsers_[parser_index].
+  void ParseBlocks(size_t parser_index, std::string_view window, WindowBlocks& set);
+  // What each thread but the reading one does: enter each window while it is open, take blocks.
+  void Work(const std::stop_token& stop, size_t parser_index);
+  bool ParseWindows(JsonEventStream& stream, const std::function<void(const ParsedEvent&)>& handle);
   // Which blocks' starts are confirmed, and what they cover.
   void Confirm(WindowBlocks& set);
 
@@ -130,7 +139,9 @@ class ParallelEventParser {
   WindowBlocks sets_[2];
   EventBlockStats stats_;
 
-  // The window being parsed, and the threads' hand-over. Guarded by mutex_, but for next_block_.
+  // The window being parsed, and the threads' hand-over. Guarded by mutex_, but for next_block_ (atomic)
+  // and window_ and set_, which only the reading thread writes, and only while no thread is inside a
+  // window (before it opens one).
   std::mutex mutex_;
   std::condition_variable_any work_;  // a window was started, or the parser is going
   std::condition_variable done_;      // a thread finished its part of the window
@@ -139,8 +150,11 @@ class ParallelEventParser {
   std::string_view window_;
   WindowBlocks* set_ = nullptr;
   std::atomic<size_t> next_block_{0};  // the next block no thread has taken
-  size_t blocks_parsed_ = 0;           // of the window, by all threads
-  size_t threads_inside_ = 0;          // other threads still inside ParseBlocks for it
+  static constexpr size_t kNoBlockLeft = SIZE_MAX / 2;  // past any window's blocks, far from wrapping
+  // Other threads inside the window. A thread enters before it takes a block, so once the reading
+  // thread has found no block left, none inside means every block is parsed.
+  size_t threads_inside_ = 0;
+  std::exception_ptr thread_error_;   // the first exception another thread met in the window
   std::vector<std::jthread> threads_;  // last: they stop (and are joined) before the rest goes
 };
 

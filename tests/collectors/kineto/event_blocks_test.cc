@@ -6,12 +6,15 @@
 
 #include <zlib.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "collectors/kineto/decompressing_reader.h"
+#include "collectors/kineto/json_event_stream.h"
 #include "collectors/kineto/kineto_importer.h"
 #include "collectors/records/record_set.h"
 #include "tests/testing/temp_dir.h"
@@ -195,6 +198,55 @@ TEST(EventBlocks, ThreadsThatWakeLateTakeNoBlockOfTheNextWindow) {
     ASSERT_TRUE(ImportKinetoTrace(path, many, {.threads = 8, .window_bytes = 512, .min_block_bytes = 64}).ok());
     ExpectSameRecords(one, many);
   }
+}
+
+// Reads every event of the trace at `path` as the importer does (the blocks, and the stream for what
+// they leave), handing the blocks' events to `handle`; the events the stream reads itself are counted.
+uint64_t ReadWithBlocks(const std::string& path, ParallelEventParser& parallel,
+                        const std::function<void(const ParsedEvent&)>& handle) {
+  auto reader = DecompressingReader::Open(path);
+  EXPECT_TRUE(reader.ok());
+  if (!reader.ok()) return 0;
+  JsonEventStream stream(**reader);
+  uint64_t read_by_stream = 0;
+  for (;;) {
+    if (stream.between_events()) parallel.Parse(stream, handle);
+    auto item = stream.Next();
+    EXPECT_TRUE(item.ok());
+    if (!item.ok() || item->kind == JsonEventStream::ItemKind::kEnd) break;
+    read_by_stream += item->kind == JsonEventStream::ItemKind::kEvent;
+  }
+  return read_by_stream;  // the stream goes here, before the parser: no thread may read it any more
+}
+
+// handle() throwing while the other threads parse the next window out of the stream's buffer: Parse
+// passes the exception on only once they are out of the window, so the stream may go at once (under
+// the sanitizers a thread still in it reads freed memory), and the same parser reads the next trace
+// whole.
+TEST(EventBlocks, AHandlerThatThrowsLeavesNoThreadInTheWindow) {
+  std::string trace = R"({"traceEvents": [)";
+  for (int i = 0; i < 3000; ++i) trace += (i > 0 ? ", " : "") + Event(i);
+  trace += "]}";
+  TempDir dir;
+  const std::string path = dir.File("throws.json");
+  WriteFileBytes(path, std::vector<uint8_t>(trace.begin(), trace.end()));
+  struct HandlerError {};
+  ParallelEventParser parallel({.threads = 4, .window_bytes = 2048, .min_block_bytes = 64});
+  for (const int throw_at : {0, 1000, 2998}) {  // the stream reads the first event itself
+    SCOPED_TRACE(throw_at);
+    int handled = 0;
+    EXPECT_THROW(ReadWithBlocks(path, parallel,
+                                [&](const ParsedEvent&) {
+                                  if (handled == throw_at) throw HandlerError{};
+                                  ++handled;
+                                }),
+                 HandlerError);
+    EXPECT_EQ(handled, throw_at);
+  }
+  uint64_t handled = 0;
+  const uint64_t read_by_stream = ReadWithBlocks(path, parallel, [&](const ParsedEvent&) { ++handled; });
+  EXPECT_EQ(handled + read_by_stream, 3000u);
+  EXPECT_GE(handled, 2999u);  // all but the first, which the stream reads before the array is entered
 }
 
 // An event over 256 KiB makes the parser drop its buffers after it (kineto_event.h), which its views
