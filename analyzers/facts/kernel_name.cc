@@ -404,6 +404,7 @@ DataType TemplateDtype(std::string_view own, TemplatePick pick) {
   int floating_types = 0;  // 1: one floating-point type so far; more: a second, different one
   bool is_unsigned = false;
   size_t index_lambda_end = 0;  // integers before this position are element indices
+  bool unnamed_elements = false;  // a pointer to an unknown type came first: later integers are sizes
   for (size_t i = open + 1; i < own.size();) {
     const char c = own[i];
     if (c == '(') {
@@ -451,13 +452,22 @@ DataType TemplateDtype(std::string_view own, TemplatePick pick) {
     if (word == "long" && next == 'l') continue;  // the first word of `long long`: read the second
     const bool was_unsigned = is_unsigned;
     is_unsigned = false;
+    // A template argument that points to an unqualified type no reader knows, before any type it knows
+    // (Thrust's `MergeAgent<Entity*, Entity*, long, ...>`), points at the elements, of the program's own
+    // struct: the integers after it are counts and offsets. A qualified one (`at::CUDAGeneratorImpl*`) is a
+    // library's handle, a lambda's parameter (`lambda(curandStatePhilox4_32_10*)`) its generator state.
+    const char before = PreviousNonSpace(own, word_start);
+    if (next == '*' && leading == DataType::kUnknown && (before == '<' || before == ',') && word != "void" &&
+        word != "char" && ReadCxxType(word, was_unsigned).dtype == DataType::kUnknown) {
+      unnamed_elements = true;
+    }
     if (next == '*' || next == '&' || next == '=') continue;  // a pointer, a reference, `int=4`
     if (word == "char" && PreviousNonSpace(own, word_start) != 'd') {
       continue;  // plain char is bytes; `signed char` (preceded by "signed") is INT8
     }
     const CxxType type = ReadCxxType(word == "char" ? "int8_t" : word, was_unsigned);
     if (type.dtype == DataType::kUnknown) continue;
-    if (!type.floating && word_start < index_lambda_end) continue;
+    if (!type.floating && (word_start < index_lambda_end || unnamed_elements)) continue;
     if (leading == DataType::kUnknown) leading = type.dtype;
     if (type.floating) {
       if (floating_types == 0 || type.dtype != first_floating) ++floating_types;

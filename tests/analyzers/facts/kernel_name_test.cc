@@ -168,6 +168,28 @@ TEST(KernelName, TemplateTypesSkipHostParametersIndicesPointersCastsAndByteWidth
   EXPECT_EQ(first("no_template_arguments"), DataType::kUnknown);
 }
 
+TEST(KernelName, APointerToTheProgramsOwnStructLeavesTheElementTypeUnknown) {
+  // Thrust sorting a user struct: `long` is the count, `int` the scan state's offset (held-out round 7, nvprof).
+  const std::string_view merge =
+      "thrust::cuda_cub::core::_kernel_agent<thrust::cuda_cub::__merge_sort::MergeAgent<Entity*, Entity*, long, cmp, "
+      "thrust::detail::integral_constant<bool, bool=0>>, bool, Entity*, Entity*, long, Entity*, Entity*, cmp, long*, "
+      "long>";
+  EXPECT_EQ(TemplateDtype(merge, TemplatePick::kFirst), DataType::kUnknown);
+  EXPECT_EQ(TemplateDtype(merge, TemplatePick::kLeading), DataType::kUnknown);
+  EXPECT_EQ(TemplateDtype("thrust::cuda_cub::core::_kernel_agent<thrust::cuda_cub::__unique::UniqueAgent<Entity*, "
+                          "Entity*, is_equal, int, int*>, Entity*, Entity*, is_equal, int*, int>",
+                          TemplatePick::kLeading),
+            DataType::kUnknown);
+  // A floating-point type after it still counts; a known pointee, a library's handle or a lambda's generator
+  // state does not hide the integer element type.
+  EXPECT_EQ(TemplateDtype("x<Particle*, float, long>", TemplatePick::kFirst), DataType::kFp32);
+  EXPECT_EQ(TemplateDtype("x<int*, int*, int>", TemplatePick::kLeading), DataType::kInt32);
+  EXPECT_EQ(TemplateDtype("f<unsigned int, g<at::CUDAGeneratorImpl*>(at::TensorIteratorBase&)::{lambda("
+                          "curandStatePhilox4_32_10*)#2}, h<long, unsigned int>>",
+                          TemplatePick::kFirst),
+            DataType::kInt64);
+}
+
 TEST(KernelName, NarrowestAndLeadingTemplateTypes) {
   EXPECT_EQ(TemplateDtype("per_token_group_quant_8bit_kernel<c10::BFloat16, c10::Float8_e4m3fn, true, true, float>",
                           TemplatePick::kNarrowest),
