@@ -308,6 +308,15 @@ std::string SourceNamesOfMangled(std::string_view mangled) {
   return names;
 }
 
+// Closes the innermost open bracket if `close` is of its kind. Nsight Compute prints some brackets
+// without their opening half (`lambda() (instance 7)]`, `unnamed>::`): a close of another kind than the
+// innermost open one is one of those, and leaves the nesting as it is.
+void CloseBracket(std::string& open, char close) {
+  if (open.empty()) return;
+  const char expected = open.back() == '<' ? '>' : open.back() == '(' ? ')' : open.back() == '{' ? '}' : ']';
+  if (close == expected) open.pop_back();
+}
+
 }  // namespace
 
 std::string_view DemangleKernelName(std::string_view name, std::string& storage) {
@@ -326,13 +335,24 @@ std::string_view DemangleKernelName(std::string_view name, std::string& storage)
 
 std::string_view KernelOwnName(std::string_view name) {
   constexpr std::string_view kAnonymous = "(anonymous namespace)";
+  // The anonymous namespace as Nsight Systems prints it, `<unnamed>::`, and as Nsight Compute does,
+  // without the `<` (`void unnamed>::CatArrayBatchedCopy<unnamed>::OpaqueType<2>, ...>`).
+  constexpr std::string_view kUnnamed = "unnamed>";
   size_t start = 0;
   size_t end = name.size();
-  int depth = 0;
+  std::string open;  // the brackets open at `i`, innermost last
   for (size_t i = 0; i < name.size(); ++i) {
     const char c = name[i];
+    const size_t depth = open.size();
     if (depth == 0 && name.substr(i, kAnonymous.size()) == kAnonymous) {
       i += kAnonymous.size() - 1;
+      continue;
+    }
+    if (name.substr(i, kUnnamed.size()) == kUnnamed) {
+      // `<unnamed>` with its own `<` (after `::`, a space or another `<`): that `<` opened nothing.
+      const bool own_open = i > 0 && name[i - 1] == '<' && (i < 2 || !IsIdentifierChar(name[i - 2]));
+      if (own_open && !open.empty() && open.back() == '<') open.pop_back();
+      i += kUnnamed.size() - 1;
       continue;
     }
     if (depth == 0 && c == '(' && i > start) {
@@ -347,8 +367,8 @@ std::string_view KernelOwnName(std::string_view name) {
       break;
     }
     if (depth == 0 && c == ' ') start = i + 1;  // what came before was a return type
-    if (c == '<' || c == '(' || c == '{' || c == '[') ++depth;
-    if ((c == '>' || c == ')' || c == '}' || c == ']') && depth > 0) --depth;
+    if (c == '<' || c == '(' || c == '{' || c == '[') open.push_back(c);
+    if (c == '>' || c == ')' || c == '}' || c == ']') CloseBracket(open, c);
   }
   std::string_view own = name.substr(start, end - start);
   while (!own.empty() && own.back() == ' ') own.remove_suffix(1);

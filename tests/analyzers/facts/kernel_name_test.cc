@@ -60,6 +60,28 @@ TEST(KernelName, TheOwnNameHasNoReturnTypeAndNoParameters) {
             "vllm::fused_add_rms_norm_kern");
 }
 
+TEST(KernelName, NsightComputeBracketsWithoutTheirOpeningHalf) {
+  // Nsight Compute prints ATen's names without namespaces, the anonymous namespace as `unnamed>::` and
+  // the lambdas after the first without their `[`: neither closes a bracket the name opened. Names
+  // from CodeGandee/llm-perf-opt's DeepSeek-OCR profile (RTX 5090).
+  EXPECT_EQ(KernelOwnName("void unnamed>::CatArrayBatchedCopy<unnamed>::OpaqueType<2>, unsigned int, 4, 64, 64>(T1 *, "
+                          "unnamed>::CatArrInputTensorMetadata<T1, T2, T4, T5>, unnamed>::TensorSizeStride<T2, 4>, int, T2)"),
+            "unnamed>::CatArrayBatchedCopy<unnamed>::OpaqueType<2>, unsigned int, 4, 64, 64>");
+  EXPECT_EQ(KernelOwnName("void unrolled_elementwise_kernel<direct_copy_kernel_cuda(TensorIteratorBase &)::[lambda() "
+                          "(instance 3)]::operator ()() lambda() (instance 7)]::operator ()() lambda(float) (instance "
+                          "1)], array<char *, 2>, 4, TrivialOffsetCalculator<1, unsigned int>, "
+                          "TrivialOffsetCalculator<1, unsigned int>, LoadWithCast<1>, StoreWithCast<1>>(int, T1, T2, "
+                          "T4, T5, T6, T7)"),
+            "unrolled_elementwise_kernel<direct_copy_kernel_cuda(TensorIteratorBase &)::[lambda() (instance "
+            "3)]::operator ()() lambda() (instance 7)]::operator ()() lambda(float) (instance 1)], array<char *, "
+            "2>, 4, TrivialOffsetCalculator<1, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, "
+            "LoadWithCast<1>, StoreWithCast<1>>");
+  // Nsight Systems' `<unnamed>::` keeps its `<` (vllm-project/vllm#6317, cut by nsys' column).
+  EXPECT_EQ(KernelOwnName("void at::native::<unnamed>::indexSelectLargeIndex<c10::BFloat16, long, unsigned int, "
+                          "(int)2, (int)2\u2026"),
+            "at::native::<unnamed>::indexSelectLargeIndex<c10::BFloat16, long, unsigned int, (int)2, (int)2\u2026");
+}
+
 TEST(KernelName, TypeWordsInNamesAreReadLeftToRightLongestFirst) {
   EXPECT_EQ(NameDtype("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n"), DataType::kBf16);
   EXPECT_EQ(NameDtype("sm80_xmma_gemm_f32f32_tf32f32_f32"), DataType::kFp32);  // operands FP32; the rule's unit says TF32
