@@ -204,7 +204,7 @@ CxxType ReadCxxType(std::string_view word, bool is_unsigned) {
       {"bfloat16", DataType::kBf16},       {"bfloat16_t", DataType::kBf16},
       {"__nv_bfloat16", DataType::kBf16},  {"__nv_bfloat162", DataType::kBf16},
       {"nv_bfloat16", DataType::kBf16},    {"__bfloat16", DataType::kBf16},
-      {"tfloat32_t", DataType::kTf32},
+      {"tfloat32_t", DataType::kTf32},      {"float16", DataType::kFp16},  // PaddlePaddle's phi::dtype::float16
   };
   static constexpr Exact kInteger[] = {
       {"int", DataType::kInt32},    {"int32_t", DataType::kInt32}, {"long", DataType::kInt64},

@@ -212,6 +212,19 @@ TEST(KernelName, APointerToTheProgramsOwnStructLeavesTheElementTypeUnknown) {
             DataType::kInt64);
 }
 
+// PaddlePaddle's half type is phi::dtype::float16 (its bfloat16 was already read): unknown before, and
+// FP32 when a float came later in the arguments (a review of round 6's Paddle rules found it).
+TEST(KernelName, PaddlesFloat16IsFp16) {
+  const std::string_view square =
+      "phi::funcs::VectorizedElementwiseKernel<phi::dtype::float16, phi::funcs::CudaSquareFunctor<phi::dtype::"
+      "float16>, 1, 1, 4>";
+  EXPECT_EQ(TemplateDtype(square, TemplatePick::kFirst), DataType::kFp16);
+  EXPECT_EQ(TemplateDtype("phi::funcs::VectorizedElementwiseKernel<phi::dtype::float16, phi::funcs::"
+                          "ScaleFunctor<phi::dtype::float16, float>, 1, 1, 4>",
+                          TemplatePick::kFirst),
+            DataType::kFp16);
+}
+
 TEST(KernelName, NarrowestAndLeadingTemplateTypes) {
   EXPECT_EQ(TemplateDtype("per_token_group_quant_8bit_kernel<c10::BFloat16, c10::Float8_e4m3fn, true, true, float>",
                           TemplatePick::kNarrowest),
