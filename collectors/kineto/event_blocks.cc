@@ -203,28 +203,25 @@ void ParallelEventParser::FinishWindow() {
   ParseBlocks(0, window_, set);
   stats_.reading_thread_blocks_cpu_s += ThreadCpuSeconds() - start;
   const auto wait_start = std::chrono::steady_clock::now();
-  std::exception_ptr error;
-  {
-    std::unique_lock lock(mutex_);
-    // No block is left to take; a thread that took one is inside until it is parsed. One that woke
-    // late for this window takes nothing, but must be out before the next window resets next_block_.
-    done_.wait(lock, [&] { return threads_inside_ == 0; });
-    window_open_ = false;  // under the same lock: no thread enters it from here on
-    error = std::exchange(thread_error_, nullptr);
-  }
-  if (error) std::rethrow_exception(error);
+  if (std::exception_ptr error = CloseWindow()) std::rethrow_exception(error);
   stats_.wait_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - wait_start).count();
   ++stats_.windows;
   stats_.blocks += set.starts.size();
   for (size_t k = 0; k < set.starts.size(); ++k) stats_.blocks_cpu_s += set.blocks[k].cpu_s;
 }
 
+std::exception_ptr ParallelEventParser::CloseWindow() {
+  std::unique_lock lock(mutex_);
+  // No block is left to take; a thread that took one is inside until it is parsed. One that woke
+  // late for this window takes nothing, but must be out before the next window resets next_block_.
+  done_.wait(lock, [&] { return threads_inside_ == 0; });
+  window_open_ = false;  // under the same lock: no thread enters it from here on
+  return std::exchange(thread_error_, nullptr);
+}
+
 void ParallelEventParser::AbandonWindow() {
   next_block_.store(kNoBlockLeft);  // the threads inside take no further block
-  std::unique_lock lock(mutex_);
-  done_.wait(lock, [&] { return threads_inside_ == 0; });
-  window_open_ = false;
-  thread_error_ = nullptr;
+  CloseWindow();  // what another thread threw goes with the exception already on its way
 }
 
 void ParallelEventParser::Confirm(WindowBlocks& set) {

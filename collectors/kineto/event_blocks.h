@@ -123,6 +123,8 @@ class ParallelEventParser {
   // Parses the started window's blocks no thread has taken yet, on the calling (reading) thread, then
   // waits until the other threads' blocks are done too; rethrows what one of them threw.
   void FinishWindow();
+  // Waits until no other thread is inside the started window and closes it; what one of them threw.
+  std::exception_ptr CloseWindow();
   // Leaves the started window unfinished: no thread takes another block of it, and it returns once
   // every thread is out of it. For an exception while a window is open (see Parse).
   void AbandonWindow();

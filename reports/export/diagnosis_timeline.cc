@@ -68,16 +68,20 @@ std::string LocationLabel(const analyzers::Finding& finding, const analyzers::Lo
   return fmt::format("{}: {}", finding.id, location.label);
 }
 
-std::vector<std::vector<const analyzers::Location*>> LocationLanes(
-    const analyzers::Finding& finding) {
+std::vector<const analyzers::Location*> LocationsInTimeOrder(const analyzers::Finding& finding) {
   std::vector<const analyzers::Location*> by_start;
   for (const analyzers::Location& location : finding.locations) by_start.push_back(&location);
   std::stable_sort(by_start.begin(), by_start.end(), [](const auto* a, const auto* b) {
     return a->interval.start != b->interval.start ? a->interval.start < b->interval.start
                                                   : a->interval.end < b->interval.end;
   });
+  return by_start;
+}
+
+std::vector<std::vector<const analyzers::Location*>> LocationLanes(
+    const analyzers::Finding& finding) {
   std::vector<std::vector<const analyzers::Location*>> lanes;
-  for (const analyzers::Location* location : by_start) {
+  for (const analyzers::Location* location : LocationsInTimeOrder(finding)) {
     auto lane = std::find_if(lanes.begin(), lanes.end(), [&](const auto& row) {
       return row.back()->interval.end <= location->interval.start;
     });

@@ -61,6 +61,9 @@ std::string FindingLabel(const analyzers::Finding& finding);
 // location's label.
 std::string LocationLabel(const analyzers::Finding& finding, const analyzers::Location& location);
 
+// The finding's locations by start (then end): they are kept longest first, a timeline reads forward.
+std::vector<const analyzers::Location*> LocationsInTimeOrder(const analyzers::Finding& finding);
+
 // The finding's locations in rows whose ranges never overlap, each row in time order: a timeline
 // draws a row as one track, and the Trace Event Format's slices on one track must nest (kernels of
 // one finding on concurrent streams overlap). Greedy by start time, so the first row takes most.

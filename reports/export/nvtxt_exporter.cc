@@ -1,9 +1,7 @@
 #include "reports/export/nvtxt_exporter.h"
 
-#include <algorithm>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -73,16 +71,6 @@ std::string CommentText(std::string_view text) {
   return comment;
 }
 
-// The finding's locations by start (they are kept longest first): a file that reads forward in time.
-std::vector<const analyzers::Location*> InTimeOrder(const analyzers::Finding& finding) {
-  std::vector<const analyzers::Location*> by_start;
-  for (const analyzers::Location& location : finding.locations) by_start.push_back(&location);
-  std::stable_sort(by_start.begin(), by_start.end(), [](const auto* a, const auto* b) {
-    return a->interval.start < b->interval.start;
-  });
-  return by_start;
-}
-
 }  // namespace
 
 base::Status WriteNvtxt(const ExportInput& input, const NvtxtOptions& options, std::ostream& out) {
@@ -125,7 +113,7 @@ base::Status WriteNvtxt(const ExportInput& input, const NvtxtOptions& options, s
     // and the place, as the Chrome export's slices do.
     fmt::print(out, "# {} ({} of {} places, the longest)\n", CommentText(FindingLabel(finding)),
                finding.locations.size(), finding.locations.size() + finding.locations_left_out);
-    for (const analyzers::Location* location : InTimeOrder(finding)) {
+    for (const analyzers::Location* location : LocationsInTimeOrder(finding)) {
       fmt::print(out, "RangeStartEnd, {}, {}, {}, {}\n", location->interval.start,
                  location->interval.end, tid,
                  MessageText(fmt::format("ampprof {} {}", analyzers::SeverityName(finding.severity),
