@@ -113,6 +113,7 @@ constexpr TypeWord kTypeWords[] = {
     {"h884", DataType::kFp16, WordKind::kType},
     {"h1688", DataType::kFp16, WordKind::kType},
     {"h16816", DataType::kFp16, WordKind::kType},
+    {"h161616", DataType::kFp16, WordKind::kType},  // wmma m16n16k16 on FP16 (CUTLASS wmma_tensorop)
     {"i8816", DataType::kInt8, WordKind::kType},
     {"i16832", DataType::kInt8, WordKind::kType},
     {"imma", DataType::kInt8, WordKind::kWordStart},
