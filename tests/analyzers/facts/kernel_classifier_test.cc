@@ -114,6 +114,25 @@ TEST(KernelClassifier, AtenNamesCutByPyTorchsTableKeepTheirCategory) {
   EXPECT_GE(cut, 40);
 }
 
+// Nsight Systems' kernel summary cuts names at 100 characters and appends "\u2026". Thrust's parallel_for
+// agents lose the functor that names their operation, ATen's copies the end of direct_copy_kernel: the
+// agent and what is left of the functor's name still say what they are.
+TEST(KernelClassifier, ThrustAgentsAndAtenCopiesCutByNsightSystemsKeepTheirCategory) {
+  int cut = 0;
+  for (const Row& row : KnownKernels()) {
+    const bool thrust_agent = row.name.find("__parallel_for::ParallelForAgent") != std::string::npos;
+    // (an ATen copy cut before "native::direct_copy" says nothing about copying, and is not expected to)
+    const size_t direct_copy = row.name.find("native::direct_copy");
+    const bool aten_copy = direct_copy != std::string::npos && direct_copy + 19 <= 100 && row.category == "copy";
+    if (!(thrust_agent || aten_copy) || row.name.size() <= 100 || row.name.ends_with("\xe2\x80\xa6")) continue;
+    const std::string name = row.name.substr(0, 100) + "\xe2\x80\xa6";
+    SCOPED_TRACE(name + " (cut from known_kernels.tsv:" + std::to_string(row.line) + ")");
+    EXPECT_EQ(KernelCategoryId(ClassifyKernel(name).category), row.category);
+    ++cut;
+  }
+  EXPECT_GE(cut, 8);
+}
+
 // The precision property: a GEMM, convolution or attention kernel is on CUDA cores only where its rule
 // says so (no default, no inference from a dtype), and FP8/FP4 matrix math is always on Tensor Cores.
 TEST(KernelClassifier, TheMathUnitIsNeverGuessed) {
