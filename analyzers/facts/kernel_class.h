@@ -76,6 +76,9 @@ struct KernelClass {
   KernelLibrary library = KernelLibrary::kUnknown;
   uint8_t alignment = 0;  // vector alignment of A, in elements (align1/2/4/8), 0 when the name does not say
   bool grouped = false;   // a grouped GEMM (MoE experts) or a grouped/depthwise convolution kernel
+  // A matrix-vector product (GEMV): bound by reading the matrix, so Tensor Cores would not speed it up
+  // and its CUDA-core time is not a missed Tensor-Core opportunity.
+  bool matrix_vector = false;
 
   friend bool operator==(const KernelClass&, const KernelClass&) = default;
 };

@@ -153,6 +153,7 @@ KernelClass KernelClassifier::Conclude(const KernelRule& rule, std::string_view 
   KernelClass k;
   k.category = rule.category;
   k.grouped = rule.grouped;
+  k.matrix_vector = rule.matrix_vector;
   k.dtype = ReadDtype(rule.dtype, own_name);
   if (rule.library) k.library = *rule.library;
   switch (rule.unit) {

@@ -117,7 +117,8 @@ class RuleParser {
       rule.example = value;
       return base::OkStatus();
     }
-    const bool class_field = keyword == "category" || keyword == "unit" || keyword == "dtype" || keyword == "grouped";
+    const bool class_field = keyword == "category" || keyword == "unit" || keyword == "dtype" ||
+                             keyword == "grouped" || keyword == "matrix_vector";
     if (class_field && library_rule) {
       return Error(line, "'{}' in library-rule '{}': a library rule only names a library", keyword, rule.id);
     }
@@ -157,8 +158,14 @@ class RuleParser {
       rule.grouped = value == "yes";
       return base::OkStatus();
     }
+    if (keyword == "matrix_vector") {
+      RETURN_IF_ERROR(Once(line, keyword));
+      if (value != "yes" && value != "no") return Error(line, "matrix_vector is 'yes' or 'no', not '{}'", value);
+      rule.matrix_vector = value == "yes";
+      return base::OkStatus();
+    }
     return Error(line, "unknown field '{}' (expected match, unless, category, unit, dtype, library, grouped, "
-                 "source or example)", keyword);
+                 "matrix_vector, source or example)", keyword);
   }
 
   base::Status StartRule(int line, KernelRule::Kind kind, std::string_view id) {

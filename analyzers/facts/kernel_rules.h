@@ -81,6 +81,7 @@ struct KernelRule {
   std::vector<DtypeSource> dtype;  // empty: unknown
   std::optional<KernelLibrary> library;
   bool grouped = false;
+  bool matrix_vector = false;
 
   std::string source;   // where the convention comes from: library, version, a public source
   std::string example;  // a real kernel name this rule decides

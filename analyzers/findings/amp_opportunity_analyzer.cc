@@ -42,6 +42,7 @@ Eligible MeasureEligible(const AnalysisInput& input, const DeviceAccount& gpu, b
     const KernelClass& k = input.ClassOf(kernel);
     if (k.category != KernelCategory::kGemm && k.category != KernelCategory::kConvolution) continue;
     if (k.grouped) continue;  // depthwise/grouped convolutions gain little from Tensor Cores
+    if (k.matrix_vector) continue;  // GEMVs are bound by reading the matrix, whatever unit computes
     const DurationNs duration = std::min(input.model.kernels().end[kernel], gpu.window().end) -
                                 input.model.kernels().start[kernel];
     const ComputeKey key{k.category, k.math, k.dtype};

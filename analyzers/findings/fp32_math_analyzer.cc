@@ -32,6 +32,7 @@ struct CudaCoreTime {
   DurationNs gemm_ns = 0;
   DurationNs convolution_ns = 0;
   DurationNs grouped_ns = 0;  // left to conv.grouped_fallback
+  DurationNs matrix_vector_ns = 0;  // GEMVs: bound by memory, Tensor Cores would not speed them up
   KernelExamples examples;
   LocationList locations;  // the longest of those kernels
 };
@@ -67,6 +68,10 @@ std::vector<Finding> AnalyzeFp32Math(const AnalysisInput& input) {
       const DurationNs duration = std::min(model.kernels().end[kernel], gpu.window().end) - model.kernels().start[kernel];
       if (k.grouped) {
         counted.grouped_ns += duration;
+        continue;
+      }
+      if (k.matrix_vector) {
+        counted.matrix_vector_ns += duration;
         continue;
       }
       if (k.dtype == DataType::kFp64) continue;  // FP64 math is deliberate; autocast never touches it
@@ -129,6 +134,12 @@ std::vector<Finding> AnalyzeFp32Math(const AnalysisInput& input) {
       finding.evidence.push_back(
           {"grouped/depthwise convolutions on CUDA cores, not counted here",
            Statement("{time} (see conv.grouped_fallback)", {Duration("time", counted.grouped_ns)})});
+    }
+    if (counted.matrix_vector_ns > 0) {
+      finding.evidence.push_back(
+          {"matrix-vector products on CUDA cores, not counted here",
+           Statement("{time} (bound by reading the matrix: Tensor Cores would not speed them up)",
+                     {Duration("time", counted.matrix_vector_ns)})});
     }
     for (Evidence& op : OpEvidence(input, gpu, ops, kExamples)) finding.evidence.push_back(std::move(op));
     const AutocastContext autocast{.reduced_precision_math = run.matrix().low_precision_ns > 0 ||

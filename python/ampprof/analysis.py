@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Iterable, List, Optional, Sequence, Union
 
@@ -73,6 +73,7 @@ class KernelClass:
     library: str
     alignment: int
     grouped: bool
+    matrix_vector: bool
     rule: Optional[str]
 
 
@@ -94,7 +95,10 @@ def classify(names: Union[str, Iterable[str]], kernel_rules: Optional[PathLike] 
     result = _executable.run(arguments, stdin_text="".join(f"{n}\n" for n in names))
     if result.returncode != 0:
         raise _executable.error_of(result, "classify")
-    classes = [KernelClass(**json.loads(line)) for line in result.stdout.splitlines() if line]
+    # Only the fields this package knows: a newer ampprof may conclude more about a name.
+    known = {field.name for field in fields(KernelClass)}
+    classes = [KernelClass(**{key: value for key, value in json.loads(line).items() if key in known})
+               for line in result.stdout.splitlines() if line]
     if len(classes) != len(names):
         raise _executable.AmpprofError(
             f"ampprof classify: {len(names)} names given, {len(classes)} classifications returned")

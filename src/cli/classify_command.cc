@@ -38,6 +38,7 @@ std::string JsonLine(std::string_view name, const analyzers::KernelClassifier::D
   json.Field("library", analyzers::KernelLibraryId(k.library));
   json.Field("alignment", static_cast<uint32_t>(k.alignment));
   json.Field("grouped", k.grouped);
+  json.Field("matrix_vector", k.matrix_vector);
   json.Key("rule");
   if (decision.rule != nullptr) {
     json.String(decision.rule->id);
@@ -65,6 +66,7 @@ std::string TextBlock(std::string_view name, const analyzers::KernelClassifier::
                                   analyzers::DataTypeName(k.dtype), analyzers::KernelLibraryName(k.library));
   if (k.alignment != 0) block += fmt::format(", alignment {}", k.alignment);
   if (k.grouped) block += ", grouped";
+  if (k.matrix_vector) block += ", matrix-vector";
   if (decision.rule != nullptr) {
     block += fmt::format("\n  rule {} ({})", decision.rule->id, decision.rule->Location());
   } else {

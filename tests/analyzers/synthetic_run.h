@@ -63,6 +63,15 @@ inline constexpr std::string_view kBf16GemmAlign8 =
     "cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_64x64_64x6_tn_align8::Params)";
 // Inductor template: unit unknown
 inline constexpr std::string_view kTritonMm = "triton_tem_fused_mm_3";
+// cuBLAS matrix-vector products (CUDA cores, memory-bound): FP16 as nsys cuts it (a cuDNN sample on
+// sm86, held-out round 13), FP32 from HTA's fixtures.
+inline constexpr std::string_view kFp16Gemv =
+    "std::enable_if<!T7, void>::type internal::gemvx::kernel<int, int, __half, __half, __half, float, (b\xe2\x80\xa6";
+inline constexpr std::string_view kFp32Gemv =
+    "void gemv2N_kernel<int, int, float, float, float, float, 128, 1, 4, 4, 1, false, cublasGemvParams<"
+    "cublasGemvTensorStridedBatched<float const>, cublasGemvTensorStridedBatched<float const>, "
+    "cublasGemvTensorStridedBatched<float>, float> >(cublasGemvParams<cublasGemvTensorStridedBatched<float "
+    "const>, cublasGemvTensorStridedBatched<float const>, cublasGemvTensorStridedBatched<float>, float>)";
 
 // Convolutions.
 // cuDNN 9 on A100

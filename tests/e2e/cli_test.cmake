@@ -590,10 +590,10 @@ expect("classify a name given" EXIT 0 EMPTY_STDERR
        STDOUT "^volta_sgemm_128x64_nn\n  category GEMM, unit CUDA cores, dtype FP32, library cuBLAS\n  rule cublas\\.simt_gemm \\(analyzers/facts/kernel_rules\\.txt:[0-9]+\\)\n$"
        COMMAND "${AMPPROF}" classify volta_sgemm_128x64_nn)
 expect("classify --format json: one object per line" EXIT 0 EMPTY_STDERR
-       STDOUT "^{\"name\": \"nvjet_sm100_ootst_128x128_256x7_4x1_2cta_v_bx_Avec16UE4M3_Bvec16UE4M3_TNT\", \"category\": \"gemm\", \"unit\": \"tensor_cores\", \"dtype\": \"fp4\", \"library\": \"cublaslt\", \"alignment\": 0, \"grouped\": false, \"rule\": \"cublaslt\\.nvjet\"}\n$"
+       STDOUT "^{\"name\": \"nvjet_sm100_ootst_128x128_256x7_4x1_2cta_v_bx_Avec16UE4M3_Bvec16UE4M3_TNT\", \"category\": \"gemm\", \"unit\": \"tensor_cores\", \"dtype\": \"fp4\", \"library\": \"cublaslt\", \"alignment\": 0, \"grouped\": false, \"matrix_vector\": false, \"rule\": \"cublaslt\\.nvjet\"}\n$"
        COMMAND "${AMPPROF}" classify --format json nvjet_sm100_ootst_128x128_256x7_4x1_2cta_v_bx_Avec16UE4M3_Bvec16UE4M3_TNT)
 expect("classify names from stdin, one per line" EXIT 0 EMPTY_STDERR
-       STDOUT "^{\"name\": \"volta_sgemm_128x64_nn\",[^\n]*\"rule\": \"cublas\\.simt_gemm\"}\n{\"name\": \"my_kernel\", \"category\": \"unknown\", \"unit\": \"unknown\", \"dtype\": \"unknown\", \"library\": \"unknown\", \"alignment\": 0, \"grouped\": false, \"rule\": null}\n$"
+       STDOUT "^{\"name\": \"volta_sgemm_128x64_nn\",[^\n]*\"rule\": \"cublas\\.simt_gemm\"}\n{\"name\": \"my_kernel\", \"category\": \"unknown\", \"unit\": \"unknown\", \"dtype\": \"unknown\", \"library\": \"unknown\", \"alignment\": 0, \"grouped\": false, \"matrix_vector\": false, \"rule\": null}\n$"
        COMMAND sh -c "printf 'volta_sgemm_128x64_nn\\n\\nmy_kernel\\r\\n' | '${AMPPROF}' classify --format json")
 expect("classify an unknown name: how to teach it" EXIT 0 STDOUT "my_kernel\n  category unknown.*--kernel-rules"
        COMMAND "${AMPPROF}" classify my_kernel)

@@ -123,13 +123,16 @@ class FindingFromJsonTest(unittest.TestCase):
 
 class ClassifyTest(unittest.TestCase):
     def test_classifies_like_the_command_line(self):
-        names = ["volta_sgemm_128x64_nn", "-starts-with-a-dash", "ncclDevKernel_AllReduce_Sum_f32_RING_LL"]
+        names = ["volta_sgemm_128x64_nn", "-starts-with-a-dash", "ncclDevKernel_AllReduce_Sum_f32_RING_LL",
+                 "void gemv2N_kernel"]
         classes = ampprof.classify(names)
         self.assertEqual([c.name for c in classes], names)
         self.assertEqual((classes[0].category, classes[0].unit, classes[0].dtype), ("gemm", "cuda_cores", "fp32"))
         self.assertEqual(classes[0].rule, "cublas.simt_gemm")
         self.assertIsNone(classes[1].rule, "no rule knows a made-up name")
         self.assertEqual(classes[2].category, "communication")
+        self.assertFalse(classes[0].matrix_vector)
+        self.assertTrue(classes[3].matrix_vector, "cuBLAS's GEMV is a matrix-vector product")
         self.assertEqual(ampprof.classify("volta_sgemm_128x64_nn"), classes[:1])
 
     def test_refuses_what_is_not_one_name(self):

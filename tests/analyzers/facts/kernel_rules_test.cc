@@ -77,6 +77,7 @@ rule a.b
   dtype   base field:2 template narrowest leading nvjet name fp16
   library cudnn
   grouped yes
+  matrix_vector yes
   source  one
   source  two
   example foo_bar_baz
@@ -101,6 +102,7 @@ library-rule lib.x
   EXPECT_EQ(rule.dtype[7].fixed, DataType::kFp16);
   EXPECT_EQ(rule.library, KernelLibrary::kCudnn);
   EXPECT_TRUE(rule.grouped);
+  EXPECT_TRUE(rule.matrix_vector);
   EXPECT_EQ(rule.source, "one two");
   EXPECT_EQ(rule.example, "foo_bar_baz");
   EXPECT_EQ((*rules)[1].kind, KernelRule::Kind::kLibrary);
@@ -122,8 +124,10 @@ TEST(KernelRules, MalformedFilesAreRefusedWithTheFileTheLineAndTheProblem) {
       {"rule a\n  match x\n  category copy\n  unit cuda_cores\n",
        "r.txt:1: rule 'a': only GEMM, convolution and attention kernels have a math unit"},
       {"\n\nrule a\n  match x\n  catgory gemm\n",
-       "r.txt:5: unknown field 'catgory' (expected match, unless, category, unit, dtype, library, grouped, source or "
-       "example)"},
+       "r.txt:5: unknown field 'catgory' (expected match, unless, category, unit, dtype, library, grouped, "
+       "matrix_vector, source or example)"},
+      {"rule a\n  match x\n  category gemm\n  unit unknown\n  matrix_vector maybe\n",
+       "r.txt:5: matrix_vector is 'yes' or 'no', not 'maybe'"},
       {"rule a\n  match x |  | y\n", "r.txt:2: an empty word in 'x |  | y' (words are separated by '|')"},
       {"rule a\n  match ^\n", "r.txt:2: an empty word in '^' (words are separated by '|')"},
       {"rule a\n  match x\n  unit fast\n", "r.txt:3: unknown unit 'fast' (one of: tensor_cores, cuda_cores, unknown, none)"},

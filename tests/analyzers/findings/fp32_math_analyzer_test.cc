@@ -95,5 +95,19 @@ TEST(Fp32Math, NeverCountsUnknownUnitsOrGroupedConvolutions) {
   EXPECT_EQ(Text(both[0].evidence.back().value), "300 ns (see conv.grouped_fallback)");
 }
 
+// A matrix-vector product (batch-1 decoding, a GEMM with one column) runs on CUDA cores in cuBLAS whatever
+// the precision: it is bound by reading the matrix, so Tensor Cores would not speed it up and it is no
+// missed opportunity. Counting it made an FP16 decode step look like FP32 math left out of autocast.
+TEST(Fp32Math, NeverCountsMatrixVectorProducts) {
+  EXPECT_TRUE(Analyze({{kFp16TensorCoreGemm, 500}, {kFp16Gemv, 500}}, {kH100}).empty());
+  const std::vector<Finding> both =
+      Analyze({{kFp16TensorCoreGemm, 300}, {kFp16Gemv, 500}, {kFp32SimtGemmH100, 200}}, {kH100});
+  ASSERT_EQ(both.size(), 1u);
+  EXPECT_EQ(both[0].saving.low_ns, 100) << "the 200 ns SIMT GEMM at 2x";
+  EXPECT_EQ(EvidenceText(both[0], "CUDA-core GEMMs"), "1 kernel, 200 ns over the analysed window");
+  EXPECT_EQ(EvidenceText(both[0], "matrix-vector products on CUDA cores, not counted here"),
+            "500 ns (bound by reading the matrix: Tensor Cores would not speed them up)");
+}
+
 }  // namespace
 }  // namespace ampprof::analyzers
