@@ -118,7 +118,8 @@ TEST(AmpOpportunity, QuietWhenTheRunIsAlreadyMixedPrecisionOrTheGainIsSmall) {
   EXPECT_EQ(Analyze({{kFp32SimtGemm, 100}, {kFill, 900}}, {kA100}).size(), 1u);
   // An FP32 matrix-vector product is bound by reading the matrix: FP16 Tensor Cores are not its speed-up.
   EXPECT_TRUE(Analyze({{kFp32Gemv, 900}, {kFill, 100}}, {kA100}).empty());
-  const std::vector<Finding> gemm_and_gemv = Analyze({{kFp32SimtGemm, 300}, {kFp32Gemv, 600}, {kFill, 100}}, {kA100});
+  const std::vector<Finding> gemm_and_gemv =
+      Analyze({{kFp32SimtGemm, 300}, {kFp32Gemv, 600}, {kFill, 100}}, {kA100});
   ASSERT_EQ(gemm_and_gemv.size(), 1u);
   EXPECT_EQ(gemm_and_gemv[0].saving.low_ns, 150) << "the 300 ns GEMM at 2x, not the GEMV";
 }

@@ -95,8 +95,8 @@ TEST(Fp32Math, NeverCountsUnknownUnitsOrGroupedConvolutions) {
   EXPECT_EQ(Text(both[0].evidence.back().value), "300 ns (see conv.grouped_fallback)");
 }
 
-// A matrix-vector product (batch-1 decoding, a GEMM with one column) runs on CUDA cores in cuBLAS whatever
-// the precision: it is bound by reading the matrix, so Tensor Cores would not speed it up and it is no
+// cuBLAS's GEMV kernels (what it runs for a GEMM with one column, as in batch-1 decoding) are CUDA-core
+// kernels whatever the precision: it is bound by reading the matrix, so Tensor Cores would not speed it up and it is no
 // missed opportunity. Counting it made an FP16 decode step look like FP32 math left out of autocast.
 TEST(Fp32Math, NeverCountsMatrixVectorProducts) {
   EXPECT_TRUE(Analyze({{kFp16TensorCoreGemm, 500}, {kFp16Gemv, 500}}, {kH100}).empty());
