@@ -279,9 +279,12 @@ bool EndsWith(std::string_view text, size_t end, std::string_view suffix) {
 // The source names of a mangled name that does not demangle (a profiler cut it short), joined with
 // "::": `_ZN7cutlass13device_kernelINS_4gemm6kernel13GemmUniv` -> `cutlass::device_kernel::gemm::
 // kernel::GemmUniv`. Each <length><identifier> is one name; the length of a literal (`Li128E`), a
-// substitution (`S1_`) or a template parameter (`T0_`) is not, and a name cut short keeps what is there.
-// Empty when the name holds no source name.
+// substitution (`S1_`) or a template parameter (`T0_`) is not, and a name cut short keeps what is there,
+// with or without the "..." or "\u2026" a table puts where it cut. Empty when the name holds no source name.
 std::string SourceNamesOfMangled(std::string_view mangled) {
+  for (std::string_view cut : {std::string_view("..."), std::string_view("\xe2\x80\xa6")}) {
+    if (mangled.ends_with(cut)) mangled.remove_suffix(cut.size());
+  }
   std::string names;
   for (size_t at = 2; at < mangled.size();) {
     const bool digit_starts_here = IsDigit(mangled[at]) && !IsDigit(mangled[at - 1]);

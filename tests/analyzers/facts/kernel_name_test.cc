@@ -34,6 +34,11 @@ TEST(KernelName, AMangledNameCutShortIsReadFromItsSourceNames) {
   EXPECT_EQ(DemangleKernelName("_ZN7cutlass13device_kernelINS_4gemm6kernel13GemmUniversalIN4cute5tupleIJiiiiEEENS1_10colle",
                                storage),
             "cutlass::device_kernel::gemm::kernel::GemmUniversal::cute::tuple::colle");
+  // A table's cut marks (a PyTorch-style table, held-out round 18) are not part of the last name.
+  EXPECT_EQ(DemangleKernelName("_ZN19cutlass_cudnn_train6KernelINS_4conv6kernel23Imp...", storage),
+            "cutlass_cudnn_train::Kernel::conv::kernel::Imp");
+  EXPECT_EQ(DemangleKernelName("_ZN19cutlass_cudnn_train6KernelINS_4conv6kernel23Imp\xe2\x80\xa6", storage),
+            "cutlass_cudnn_train::Kernel::conv::kernel::Imp");
   // Lengths of literals (Li128E), substitutions (S1_) and template parameters (T0_) are not names.
   EXPECT_EQ(DemangleKernelName("_ZN5flash7computeILi128ES1_T0_5tra", storage), "flash::compute::tra");
   EXPECT_EQ(DemangleKernelName("_ZN", storage), "_ZN");  // nothing to read: as written
