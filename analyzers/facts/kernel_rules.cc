@@ -200,6 +200,11 @@ class RuleParser {
       if (!IsMatrixCategory(rule.category) && rule.unit != RuleUnit::kNone) {
         return Error(rule.line, "rule '{}': only GEMM, convolution and attention kernels have a math unit", rule.id);
       }
+      // The analyzers leave a matrix-vector product out of the Tensor-Core work they price: on another
+      // category the flag would silently hide kernels from them.
+      if (rule.matrix_vector && rule.category != KernelCategory::kGemm) {
+        return Error(rule.line, "rule '{}': only a gemm rule can say matrix_vector yes", rule.id);
+      }
     }
     rules_.push_back(std::move(rule));
     current_.reset();

@@ -66,6 +66,7 @@ std::vector<Finding> AnalyzeFp32Math(const AnalysisInput& input) {
       const bool gemm = k.category == KernelCategory::kGemm;
       if ((!gemm && k.category != KernelCategory::kConvolution) || k.math != MathUnit::kCudaCore) continue;
       const DurationNs duration = std::min(model.kernels().end[kernel], gpu.window().end) - model.kernels().start[kernel];
+      if (k.dtype == DataType::kFp64) continue;  // FP64 math is deliberate; autocast never touches it
       if (k.grouped) {
         counted.grouped_ns += duration;
         continue;
@@ -74,7 +75,6 @@ std::vector<Finding> AnalyzeFp32Math(const AnalysisInput& input) {
         counted.matrix_vector_ns += duration;
         continue;
       }
-      if (k.dtype == DataType::kFp64) continue;  // FP64 math is deliberate; autocast never touches it
       counted.kernel_ns[{k.category, k.math, k.dtype}] += duration;
       (gemm ? counted.gemm_kernels : counted.convolution_kernels) += 1;
       (gemm ? counted.gemm_ns : counted.convolution_ns) += duration;
@@ -133,13 +133,14 @@ std::vector<Finding> AnalyzeFp32Math(const AnalysisInput& input) {
     if (counted.grouped_ns > 0) {
       finding.evidence.push_back(
           {"grouped/depthwise convolutions on CUDA cores, not counted here",
-           Statement("{time} (see conv.grouped_fallback)", {Duration("time", counted.grouped_ns)})});
+           Statement("{time} " + per + " (see conv.grouped_fallback)",
+                     {Duration("time", gpu.PerStep(counted.grouped_ns))})});
     }
     if (counted.matrix_vector_ns > 0) {
       finding.evidence.push_back(
           {"matrix-vector products on CUDA cores, not counted here",
-           Statement("{time} (bound by reading the matrix: Tensor Cores would not speed them up)",
-                     {Duration("time", counted.matrix_vector_ns)})});
+           Statement("{time} " + per + " (bound by reading the matrix: Tensor Cores would not speed them up)",
+                     {Duration("time", gpu.PerStep(counted.matrix_vector_ns))})});
     }
     for (Evidence& op : OpEvidence(input, gpu, ops, kExamples)) finding.evidence.push_back(std::move(op));
     const AutocastContext autocast{.reduced_precision_math = run.matrix().low_precision_ns > 0 ||

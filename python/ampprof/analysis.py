@@ -73,8 +73,9 @@ class KernelClass:
     library: str
     alignment: int
     grouped: bool
-    matrix_vector: bool
     rule: Optional[str]
+    # Last, with a default: an ampprof older than the key (2026-11-26) does not print it.
+    matrix_vector: bool = False
 
 
 def classify(names: Union[str, Iterable[str]], kernel_rules: Optional[PathLike] = None) -> List[KernelClass]:

@@ -589,6 +589,9 @@ expect("export to an unwritable path" EXIT 2 ONE_LINE_STDERR STDERR "no-such-dir
 expect("classify a name given" EXIT 0 EMPTY_STDERR
        STDOUT "^volta_sgemm_128x64_nn\n  category GEMM, unit CUDA cores, dtype FP32, library cuBLAS\n  rule cublas\\.simt_gemm \\(analyzers/facts/kernel_rules\\.txt:[0-9]+\\)\n$"
        COMMAND "${AMPPROF}" classify volta_sgemm_128x64_nn)
+expect("classify says when a kernel is a matrix-vector product" EXIT 0 EMPTY_STDERR
+       STDOUT "^void gemv2N_kernel\n  category GEMM, unit CUDA cores, dtype unknown, library cuBLAS, matrix-vector\n  rule cublas\\.gemv "
+       COMMAND "${AMPPROF}" classify "void gemv2N_kernel")
 expect("classify --format json: one object per line" EXIT 0 EMPTY_STDERR
        STDOUT "^{\"name\": \"nvjet_sm100_ootst_128x128_256x7_4x1_2cta_v_bx_Avec16UE4M3_Bvec16UE4M3_TNT\", \"category\": \"gemm\", \"unit\": \"tensor_cores\", \"dtype\": \"fp4\", \"library\": \"cublaslt\", \"alignment\": 0, \"grouped\": false, \"matrix_vector\": false, \"rule\": \"cublaslt\\.nvjet\"}\n$"
        COMMAND "${AMPPROF}" classify --format json nvjet_sm100_ootst_128x128_256x7_4x1_2cta_v_bx_Avec16UE4M3_Bvec16UE4M3_TNT)

@@ -133,6 +133,28 @@ TEST(KernelClassifier, ThrustAgentsAndAtenCopiesCutByNsightSystemsKeepTheirCateg
   EXPECT_GE(cut, 8);
 }
 
+// Matrix-vector products (tensor_cores.fp32_math and amp.opportunity leave them out): every one is a GEMM
+// (on any unit: an NVFP4 GEMV of the table is on Tensor Cores), cuBLAS's gemv kernels all are one, and its
+// small-N and K = 1 GEMMs are not.
+TEST(KernelClassifier, MatrixVectorProductsAreGemms) {
+  int matrix_vector = 0;
+  for (const Row& row : KnownKernels()) {
+    SCOPED_TRACE("known_kernels.tsv:" + std::to_string(row.line) + ": " + row.name);
+    const KernelClass k = ClassifyKernel(row.name);
+    if (k.matrix_vector) {
+      ++matrix_vector;
+      EXPECT_EQ(k.category, KernelCategory::kGemm);
+    }
+    if (row.name.starts_with("void gemv2T_kernel_val") || row.name.starts_with("void gemv2N_kernel")) {
+      EXPECT_TRUE(k.matrix_vector);
+    }
+    if (row.name.starts_with("void gemmk1_kernel") || row.name.starts_with("void gemmSN_")) {
+      EXPECT_FALSE(k.matrix_vector);
+    }
+  }
+  EXPECT_GE(matrix_vector, 40);
+}
+
 // The precision property: a GEMM, convolution or attention kernel is on CUDA cores only where its rule
 // says so (no default, no inference from a dtype), and FP8/FP4 matrix math is always on Tensor Cores.
 TEST(KernelClassifier, TheMathUnitIsNeverGuessed) {

@@ -72,7 +72,7 @@ rule a.b
   match   ^Foo_ | bar
   match   baz
   unless  qux
-  category convolution
+  category gemm
   unit    cuda_cores
   dtype   base field:2 template narrowest leading nvjet name fp16
   library cudnn
@@ -94,7 +94,7 @@ library-rule lib.x
   ASSERT_EQ(rule.match.size(), 2u);
   EXPECT_EQ(rule.match[0], (std::vector<RulePattern>{{"foo_", true}, {"bar", false}}));
   EXPECT_EQ(rule.unless, (std::vector<RulePattern>{{"qux", false}}));
-  EXPECT_EQ(rule.category, KernelCategory::kConvolution);
+  EXPECT_EQ(rule.category, KernelCategory::kGemm);
   EXPECT_EQ(rule.unit, RuleUnit::kCudaCores);
   ASSERT_EQ(rule.dtype.size(), 8u);
   EXPECT_EQ(rule.dtype[1].kind, DtypeSource::Kind::kField);
@@ -128,6 +128,8 @@ TEST(KernelRules, MalformedFilesAreRefusedWithTheFileTheLineAndTheProblem) {
        "matrix_vector, source or example)"},
       {"rule a\n  match x\n  category gemm\n  unit unknown\n  matrix_vector maybe\n",
        "r.txt:5: matrix_vector is 'yes' or 'no', not 'maybe'"},
+      {"rule a\n  match x\n  category convolution\n  unit unknown\n  matrix_vector yes\n",
+       "r.txt:1: rule 'a': only a gemm rule can say matrix_vector yes"},
       {"rule a\n  match x |  | y\n", "r.txt:2: an empty word in 'x |  | y' (words are separated by '|')"},
       {"rule a\n  match ^\n", "r.txt:2: an empty word in '^' (words are separated by '|')"},
       {"rule a\n  match x\n  unit fast\n", "r.txt:3: unknown unit 'fast' (one of: tensor_cores, cuda_cores, unknown, none)"},

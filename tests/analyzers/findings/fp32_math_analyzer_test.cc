@@ -92,7 +92,7 @@ TEST(Fp32Math, NeverCountsUnknownUnitsOrGroupedConvolutions) {
       {{kFp16Convolution, 500}, {kDepthwiseFp32, 300}, {kFp32SimtConvolution, 200}}, {kA100});
   ASSERT_EQ(both.size(), 1u);
   EXPECT_EQ(both[0].saving.low_ns, 100) << "the 200 ns SIMT convolution at 2x";
-  EXPECT_EQ(Text(both[0].evidence.back().value), "300 ns (see conv.grouped_fallback)");
+  EXPECT_EQ(Text(both[0].evidence.back().value), "300 ns over the analysed window (see conv.grouped_fallback)");
 }
 
 // cuBLAS's GEMV kernels (what it runs for a GEMM with one column, as in batch-1 decoding) are CUDA-core
@@ -106,7 +106,7 @@ TEST(Fp32Math, NeverCountsMatrixVectorProducts) {
   EXPECT_EQ(both[0].saving.low_ns, 100) << "the 200 ns SIMT GEMM at 2x";
   EXPECT_EQ(EvidenceText(both[0], "CUDA-core GEMMs"), "1 kernel, 200 ns over the analysed window");
   EXPECT_EQ(EvidenceText(both[0], "matrix-vector products on CUDA cores, not counted here"),
-            "500 ns (bound by reading the matrix: Tensor Cores would not speed them up)");
+            "500 ns over the analysed window (bound by reading the matrix: Tensor Cores would not speed them up)");
 }
 
 }  // namespace
