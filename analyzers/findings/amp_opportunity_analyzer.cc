@@ -27,7 +27,7 @@ struct Eligible {
   DurationNs tf32_ns = 0;  // TF32 GEMMs and convolutions on Tensor Cores
   uint64_t simt_kernels = 0;
   uint64_t tf32_kernels = 0;
-  DurationNs matrix_vector_ns = 0;  // GEMVs on CUDA cores, left out: bound by reading the matrix
+  DurationNs matrix_vector_ns = 0;  // FP32 GEMVs on CUDA cores, left out: bound by reading the matrix
   LocationList locations;  // the longest kernels that would gain: FP32 ones, and TF32 ones where TF32 gains
 };
 
@@ -46,7 +46,7 @@ Eligible MeasureEligible(const AnalysisInput& input, const DeviceAccount& gpu, b
     const DurationNs duration = std::min(input.model.kernels().end[kernel], gpu.window().end) -
                                 input.model.kernels().start[kernel];
     if (k.matrix_vector) {  // bound by reading the matrix, whatever unit computes it
-      if (k.math == MathUnit::kCudaCore) eligible.matrix_vector_ns += duration;
+      if (k.math == MathUnit::kCudaCore && k.dtype == DataType::kFp32) eligible.matrix_vector_ns += duration;
       continue;
     }
     const ComputeKey key{k.category, k.math, k.dtype};
@@ -130,10 +130,7 @@ std::vector<Finding> AnalyzeAmpOpportunity(const AnalysisInput& input) {
                                               Fraction("share", gpu.Share(eligible.tf32_ns))})});
     }
     if (eligible.matrix_vector_ns > 0) {
-      finding.evidence.push_back(
-          {"matrix-vector products on CUDA cores, not counted here",
-           Statement("{time} " + per + " (bound by reading the matrix: Tensor Cores would not speed them up)",
-                     {Duration("time", gpu.PerStep(eligible.matrix_vector_ns))})});
+      finding.evidence.push_back(MatrixVectorLeftOut(input, gpu, eligible.matrix_vector_ns));
     }
     const std::optional<PeakThroughput> peak = PeakThroughputOf(device.compute_major, device.compute_minor);
     std::string speedups = "from FP32 CUDA cores {simt_low} (realistic) to {simt_peak} (peak)";

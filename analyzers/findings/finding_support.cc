@@ -70,6 +70,15 @@ base::DurationNs ChargedTime(const DeviceAccount& device, const ComputeKey& key,
   return 0;
 }
 
+Evidence MatrixVectorLeftOut(const AnalysisInput& input, const DeviceAccount& device, base::DurationNs kernel_ns) {
+  // A GEMV is bound by reading its matrix: Tensor Cores would not make it faster, so it is no missed
+  // Tensor-Core opportunity, only time the reader should not look for in the finding's count.
+  return {"matrix-vector products on CUDA cores, not counted here",
+          Statement("{time} " + std::string(PerStepWords(input.account())) +
+                        " (bound by reading the matrix: Tensor Cores would not speed them up)",
+                    {Duration("time", device.PerStep(kernel_ns))})};
+}
+
 Statement MixedPrecisionEvidence(const PrecisionEvidence& run) {
   Statement statement;
   auto add = [&](const std::string& part) { statement.text += (statement.text.empty() ? "" : "; ") + part; };

@@ -66,6 +66,10 @@ base::DurationNs ChargedWhere(const DeviceAccount& device, Predicate keep) {
 // ({time}); GradScaler kernels {scaler}". Empty text when the run is FP32.
 Statement MixedPrecisionEvidence(const PrecisionEvidence& run);
 
+// The matrix-vector products (KernelClass::matrix_vector) a Tensor-Core finding left out of its count, as
+// evidence: {"matrix-vector products on CUDA cores, not counted here", "{time} per step (bound by ...)"}.
+Evidence MatrixVectorLeftOut(const AnalysisInput& input, const DeviceAccount& device, base::DurationNs kernel_ns);
+
 // The CUDA id of the device an account is of.
 int64_t DeviceIdOf(const AnalysisInput& input, const DeviceAccount& device);
 

@@ -137,10 +137,7 @@ std::vector<Finding> AnalyzeFp32Math(const AnalysisInput& input) {
                      {Duration("time", gpu.PerStep(counted.grouped_ns))})});
     }
     if (counted.matrix_vector_ns > 0) {
-      finding.evidence.push_back(
-          {"matrix-vector products on CUDA cores, not counted here",
-           Statement("{time} " + per + " (bound by reading the matrix: Tensor Cores would not speed them up)",
-                     {Duration("time", gpu.PerStep(counted.matrix_vector_ns))})});
+      finding.evidence.push_back(MatrixVectorLeftOut(input, gpu, counted.matrix_vector_ns));
     }
     for (Evidence& op : OpEvidence(input, gpu, ops, kExamples)) finding.evidence.push_back(std::move(op));
     const AutocastContext autocast{.reduced_precision_math = run.matrix().low_precision_ns > 0 ||
